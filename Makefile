@@ -1,0 +1,108 @@
+# awesim — build, test, install.
+#
+#   make            build ./awesim
+#   make run        install missing dependencies, build, run the default scenario
+#   make test       install missing dependencies, run all tests (normal build and ASan+UBSan)
+#   make bench      benchmarks (real-time factor, VSM solve time, peak memory)
+#   make install PREFIX=/usr/local
+#
+# All dependency discovery happens in the block below and nowhere else.
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+VERSION := 0.1.0
+
+# ---- dependencies: libyaml, GSL, HDF5 (serial flavour preferred over MPI) ----
+PKG_CONFIG ?= pkg-config
+HDF5_PKG := $(shell for p in hdf5-serial hdf5; do \
+              if $(PKG_CONFIG) --exists $$p 2>/dev/null; then echo $$p; break; fi; done)
+ifneq ($(HDF5_PKG),)
+  HDF5_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(HDF5_PKG))
+  HDF5_LIBS   := $(shell $(PKG_CONFIG) --libs $(HDF5_PKG))
+else
+  # fall back to the serial wrapper's configuration, then to Debian's serial paths
+  HDF5_CFLAGS := -I/usr/include/hdf5/serial
+  HDF5_LIBS   := -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5
+endif
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags yaml-0.1 gsl 2>/dev/null) $(HDF5_CFLAGS)
+DEP_LIBS   := $(shell $(PKG_CONFIG) --libs yaml-0.1 gsl 2>/dev/null || echo -lyaml -lgsl -lgslcblas) \
+              $(HDF5_LIBS) -lm
+
+WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wvla -Wmissing-prototypes \
+           -Wimplicit-fallthrough -Wstrict-prototypes -Wformat=2 -Wno-format-truncation
+CSTD    := -std=c11 -D_XOPEN_SOURCE=700
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(DEP_CFLAGS) -DAWE_VERSION='"$(VERSION)"' -Isrc
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SRCS     := $(wildcard src/*.c)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+TEST_SRCS := $(wildcard tests/test_*.c)
+BENCH_SRCS := $(wildcard bench/bench_*.c)
+
+OBJS      := $(SRCS:src/%.c=build/obj/%.o)
+LIB_OBJS  := $(LIB_SRCS:src/%.c=build/obj/%.o)
+ASAN_OBJS := $(SRCS:src/%.c=build/asan/%.o)
+ASAN_LIB_OBJS := $(LIB_SRCS:src/%.c=build/asan/%.o)
+TESTS      := $(TEST_SRCS:tests/%.c=build/tests/%)
+ASAN_TESTS := $(TEST_SRCS:tests/%.c=build/asan-tests/%)
+BENCHES    := $(BENCH_SRCS:bench/%.c=build/bench/%)
+
+.PHONY: all run test test-only asan deps bench install uninstall clean lint-man
+all: awesim
+
+awesim: $(OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(DEP_LIBS)
+
+build/awesim-asan: $(ASAN_OBJS)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(DEP_LIBS)
+
+build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
+	$(CC) $(ALL_CFLAGS) -MMD -c -o $@ $<
+
+build/asan/%.o: src/%.c $(wildcard src/*.h) | build/asan
+	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
+
+build/tests/%: tests/%.c tests/harness.h $(LIB_OBJS) | build/tests
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+
+build/asan-tests/%: tests/%.c tests/harness.h $(ASAN_LIB_OBJS) | build/asan-tests
+	$(CC) $(ALL_CFLAGS) $(SAN) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
+
+build/bench/%: bench/%.c $(LIB_OBJS) | build/bench
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+
+build/obj build/asan build/tests build/asan-tests build/bench:
+	mkdir -p $@
+
+deps:
+	@tools/install-deps
+
+run: deps
+	$(MAKE) awesim
+	./awesim check scenarios/default.yaml
+
+# The tests run twice: once on the optimised build, once under ASan+UBSan.
+test: deps
+	$(MAKE) test-only
+
+test-only: awesim build/awesim-asan $(TESTS) $(ASAN_TESTS)
+	tests/run.sh
+
+bench: awesim $(BENCHES)
+	tools/run-bench
+
+install: awesim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 awesim $(DESTDIR)$(PREFIX)/bin/awesim
+	install -m 644 man/awesim.1 $(DESTDIR)$(PREFIX)/share/man/man1/awesim.1
+	install -m 644 man/awesim-scenario.5 $(DESTDIR)$(PREFIX)/share/man/man5/awesim-scenario.5
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/awesim $(DESTDIR)$(PREFIX)/share/man/man1/awesim.1 \
+	      $(DESTDIR)$(PREFIX)/share/man/man5/awesim-scenario.5
+
+clean:
+	rm -rf build awesim out
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,27 @@
+/* cli.h: subcommands and shared command-line helpers. Only the CLI layer prints or exits. */
+#ifndef AWE_CLI_H
+#define AWE_CLI_H
+
+#include <stdio.h>
+
+#include "model.h"
+#include "spec.h"
+#include "status.h"
+
+/* A subcommand: returns the process exit code. argv[0] is the subcommand name. */
+typedef int (*awe_cmd_fn)(int argc, char **argv);
+
+int awe_cmd_check(int argc, char **argv);
+int awe_cmd_simulate(int argc, char **argv);
+int awe_cmd_polar(int argc, char **argv);
+
+/* Print warnings ("awesim: warning: ...") and the error ("awesim: error: ...") to stderr. */
+void awe_cli_print_warnings(const awe_diag *d);
+int awe_cli_fail(const awe_err *err);
+
+/* Load scenario + --set overrides, build and validate the model, print warnings.
+ * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */
+int awe_cli_load(const char *scenario, int nset, const char *const *sets, awe_spec **spec,
+                 awe_model **model);
+
+#endif

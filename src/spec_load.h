@@ -1,0 +1,31 @@
+/* spec_load.h: the per-file readers behind awe_spec_load (internal to the input layer). */
+#ifndef AWE_SPEC_LOAD_H
+#define AWE_SPEC_LOAD_H
+
+#include "spec.h"
+#include "yaml_doc.h"
+
+/* structural geometry (spec_struct_yaml.c) */
+awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const char *path,
+                                   awe_err *err);
+/* aero geometry and its polar CSV files (spec_aero_yaml.c) */
+awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *path,
+                              awe_err *err);
+/* settings.yaml sections into s->settings. strict: unknown keys are errors (scenario
+ * overrides) rather than warnings (a user's model file, which must load unchanged). */
+awe_status awe_spec_read_settings(awe_spec *s, const awe_ynode *root, const char *what,
+                                  int strict, awe_err *err);
+/* vsm_settings.yaml into s->vsm (spec_settings_yaml.c) */
+awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const char *path,
+                                      awe_err *err);
+/* scenario run/inputs/output (spec_scenario_yaml.c); model paths are handled by load.c */
+awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *err);
+
+/* Load a polar CSV (alpha in degrees unless the header says rad; columns alpha, cl, cd, cm in
+ * any order, matched case-insensitively, cm also as CmPitch) into a, arrays in the spec pool. */
+awe_status awe_polar_csv_read(awe_spec *s, const char *path, awe_airfoil *a, awe_err *err);
+
+/* Join dir of base with rel (rel absolute -> rel). Result in the spec pool. */
+const char *awe_spec_path_join(awe_spec *s, const char *base_file, const char *rel);
+
+#endif

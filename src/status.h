@@ -1,0 +1,69 @@
+/* status.h: status codes, error values with source locations, collected warnings.
+ *
+ * Library code never prints: a failing call fills an awe_err (code + message that already
+ * names file:line:col and the offending key), suspicious-but-legal input adds to an awe_diag
+ * list, and only the CLI layer writes them to stderr.
+ */
+#ifndef AWE_STATUS_H
+#define AWE_STATUS_H
+
+#include <stddef.h>
+
+typedef enum {
+  AWE_OK = 0,
+  AWE_EUSAGE,     /* bad command line */
+  AWE_EINVAL,     /* invalid input data (schema, ranges, references) */
+  AWE_EPARSE,     /* malformed YAML / CSV */
+  AWE_ENOFILE,    /* cannot open an input file */
+  AWE_EIO,        /* cannot write output */
+  AWE_ENOMEM,     /* out of memory */
+  AWE_ENOCONV,    /* a solver did not converge */
+  AWE_EINTEG,     /* integration failed (non-finite state, stepper failure) */
+  AWE_EINTR,      /* interrupted by a signal */
+  AWE_EINTERNAL   /* a bug */
+} awe_status;
+
+/* Where a value came from: file (borrowed, lives as long as its document/spec), 1-based line
+ * and column; line 0 means "no position" (e.g. a --set override or a computed value). */
+typedef struct {
+  const char *file;
+  int line, col;
+} awe_loc;
+
+typedef struct {
+  awe_status code;
+  char msg[2048];
+} awe_err;
+
+/* Human-readable name of a status code. */
+const char *awe_strerror(awe_status s);
+
+/* Documented process exit code for a status (sysexits.h values, see awesim(1)). */
+int awe_exit_code(awe_status s);
+
+/* Set err (may be NULL) to code and a printf-style message; returns code. */
+awe_status awe_err_set(awe_err *err, awe_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Same, prefixed with "file:line:col: " from loc (when loc->file is set). */
+awe_status awe_err_at(awe_err *err, awe_status code, const awe_loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Format "file:line:col" (or "file" or "<unknown>") into buf. */
+void awe_loc_format(const awe_loc *loc, char *buf, size_t n);
+
+/* A growable list of warning messages. */
+typedef struct {
+  char **msg;
+  int n, cap;
+} awe_diag;
+
+/* Append a warning (prefixed with loc when given; loc may be NULL). diag may be NULL. */
+void awe_warn(awe_diag *d, const awe_loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void awe_diag_free(awe_diag *d);
+
+/* Closest candidate to word by edit distance, or NULL if none is close (for "did you mean"). */
+const char *awe_closest(const char *word, const char *const *cands, int n);
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/sh
+# run.sh: run every test twice — the optimised build, then the ASan+UBSan build.
+#   C tests:   build/tests/test_*   and build/asan-tests/test_*
+#   CLI tests: tests/*.sh (except this file), run with AWESIM=./awesim and AWESIM=build/awesim-asan
+# Each prints a closing line "N passed, N failed"; a program that crashes or exits non-zero
+# without one counts as one failure. Ends with the total "N passed, N failed".
+cd "$(dirname "$0")/.." || exit 2
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+total_pass=0
+total_fail=0
+failed_list=""
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run_one() {  # label, command...
+  label=$1
+  shift
+  start=$(date +%s)
+  "$@" >"$log" 2>&1
+  rc=$?
+  line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  p=$(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/')
+  f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+  [ -z "$line" ] && { p=0; f=0; }
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+  secs=$(( $(date +%s) - start ))
+  if [ "$f" -ne 0 ]; then
+    failed_list="$failed_list $label"
+    echo "FAIL $label ($p passed, $f failed, exit $rc, ${secs}s)"
+    sed 's/^/    /' "$log" | tail -40
+  else
+    echo "ok   $label ($p passed, ${secs}s)"
+  fi
+}
+
+for t in build/tests/test_*; do
+  [ -x "$t" ] && run_one "$(basename "$t")" "$t"
+done
+for s in tests/*.sh; do
+  [ "$(basename "$s")" = run.sh ] && continue
+  AWESIM=./awesim run_one "$(basename "$s")" sh "$s"
+done
+for t in build/asan-tests/test_*; do
+  [ -x "$t" ] && run_one "asan:$(basename "$t")" "$t"
+done
+for s in tests/*.sh; do
+  [ "$(basename "$s")" = run.sh ] && continue
+  AWESIM=build/awesim-asan run_one "asan:$(basename "$s")" sh "$s"
+done
+[ -n "$failed_list" ] && echo "failed:$failed_list"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,162 @@
+/* test_loader.c: YAML layer, registry names and globs, and derived model quantities. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "load.h"
+#include "model.h"
+#include "registry.h"
+#include "settings.h"
+#include "yaml_doc.h"
+
+
+static void test_yaml_positions(void) {
+  const char *txt = "a: 1\nb:\n  c: [1, 2, 3]\n  d: 'x'\n";
+  awe_err err = {0};
+  awe_ydoc *d = awe_ydoc_load_string(txt, strlen(txt), "t.yaml", &err);
+  ENSURE(d != NULL);
+  if (!d) return;
+  awe_ynode *b = awe_ymap_get(awe_ydoc_root(d), "b");
+  awe_ynode *c = awe_ymap_get(b, "c");
+  ENSURE(c && c->kind == AWE_Y_SEQ && c->n == 3);
+  ENSURE(c->loc.line == 3 && c->loc.col == 6);
+  double v[3];
+  ENSURE(awe_ynode_vec(c, "b.c", 3, v, &err) == AWE_OK);
+  ENSURE_NEAR(v[2], 3.0, 0);
+  /* a quoted number is text, not a number */
+  awe_ynode *dn = awe_ymap_get(b, "d");
+  double x;
+  ENSURE(awe_ynode_double(dn, "b.d", &x, &err) == AWE_EINVAL);
+  ENSURE_CONTAINS(err.msg, "t.yaml:4:6: b.d: expected a number, got 'x'");
+  awe_ydoc_free(d);
+}
+
+
+static void test_set_path(void) {
+  const char *txt = "run: {duration: 1}\n";
+  awe_err err = {0};
+  awe_ydoc *d = awe_ydoc_load_string(txt, strlen(txt), "t.yaml", &err);
+  ENSURE(d != NULL);
+  if (!d) return;
+  awe_ynode *v = awe_ydoc_parse_value(d, "20", "--set run.duration", &err);
+  ENSURE(v && awe_ydoc_set_path(d, "run.duration", v, &err) == AWE_OK);
+  awe_ynode *w = awe_ydoc_parse_value(d, "[1, 2]", "--set a.b.c", &err);
+  ENSURE(w && awe_ydoc_set_path(d, "a.b.c", w, &err) == AWE_OK);
+  double dur;
+  ENSURE(awe_ynode_double(awe_ymap_get(awe_ymap_get(awe_ydoc_root(d), "run"), "duration"), "d",
+                          &dur, &err) == AWE_OK);
+  ENSURE_NEAR(dur, 20.0, 0);
+  awe_ynode *c = awe_ymap_get(awe_ymap_get(awe_ymap_get(awe_ydoc_root(d), "a"), "b"), "c");
+  ENSURE(c && c->kind == AWE_Y_SEQ && c->n == 2);
+  char *txt2 = awe_ynode_emit(awe_ydoc_root(d));
+  ENSURE_CONTAINS(txt2, "duration: 20");
+  ENSURE_CONTAINS(txt2, "c: [1, 2]");
+  free(txt2);
+  awe_ydoc_free(d);
+}
+
+
+static void test_glob_and_names(void) {
+  ENSURE(awe_glob_match("winches.*.force", "winches.main_winch.force"));
+  ENSURE(!awe_glob_match("winches.*.force", "winches.main_winch.vel"));
+  ENSURE(awe_glob_match("points.kcu.pos.?", "points.kcu.pos.z"));
+  ENSURE(awe_glob_match_list("time,winches.*", "winches.a.torque"));
+  ENSURE(!awe_glob_match_list("time,winches.*", "points.a.pos.x"));
+  awe_varlist l = {0};
+  awe_varlist_add(&l, "points", "kcu", 0, "pos", "m", 3, 1e-6, AWE_VF_LOG);
+  awe_varlist_add(&l, "wind", "", 0, "v_wind", "m/s", 1, 1e-3, AWE_VF_LOG);
+  char buf[128];
+  awe_var_scalar_name(&l.v[0], 2, buf, sizeof(buf));
+  ENSURE_STR(buf, "points.kcu.pos.z");
+  awe_var_scalar_name(&l.v[1], 0, buf, sizeof(buf));
+  ENSURE_STR(buf, "wind.v_wind");
+  ENSURE(l.v[1].offset == 3 && l.size == 4);
+  ENSURE(awe_varlist_find(&l, "wind.v_wind") == 1);
+  awe_varlist_free(&l);
+  const char *c[] = {"run", "model", "output"};
+  ENSURE_STR(awe_closest("rnu", c, 3), "run");
+  ENSURE(awe_closest("xyzzy", c, 3) == NULL);
+}
+
+
+static void test_settings_defaults(void) {
+  awe_settings s;
+  awe_settings_default(&s);
+  /* KiteUtils struct defaults, not the values of any particular file */
+  ENSURE_NEAR(s.g_earth, 0.0, 0);
+  ENSURE_NEAR(s.drum_radius, 0.1615, 0);
+  ENSURE_NEAR(s.gear_ratio, 6.2, 0);
+  ENSURE_NEAR(s.f_coulomb, 122.0, 0);
+  ENSURE_NEAR(s.elevations[0], 70.0, 0);
+  ENSURE(s.n_wind_vec == 3);
+  ENSURE(awe_settings_find("v_wind") >= 0);
+  ENSURE(awe_settings_is_ignored_key("log_file"));
+}
+
+
+/* The 2plate kite: material-derived line properties, masses, generated tether. */
+static void test_2plate_model(void) {
+  awe_err err = {0};
+  awe_diag warn = {0};
+  awe_spec *s = awe_spec_load_model("models/2plate_kite/system.yaml", &warn, &err);
+  ENSURE(s != NULL);
+  if (!s) {
+    fprintf(stderr, "%s\n", err.msg);
+    return;
+  }
+  awe_model *m = awe_model_build(s, &warn, &err);
+  ENSURE(m != NULL);
+  if (!m) {
+    fprintf(stderr, "%s\n", err.msg);
+    awe_spec_free(s);
+    return;
+  }
+  /* dyneema 1 mm: EA = 55e9 * pi * 0.0005^2 = 43196.9 N, c = 0.00077 * EA */
+  int b = awe_model_find_segment(m, "kcu_steering_left");
+  ENSURE(b >= 0);
+  double ea = 55e9 * M_PI * 0.0005 * 0.0005;
+  ENSURE_REL(m->segment_unit_k[b], ea, 1e-12);
+  ENSURE_REL(m->segment_unit_c[b], 0.00077 * ea, 1e-12);
+  ENSURE_NEAR(m->segment_compression_frac[b], 0.01, 0);
+  /* tether: 6 generated segments of equal rest length and 5 points on the straight line */
+  int t = awe_model_find_tether(m, "main_tether");
+  ENSURE(t >= 0 && m->tether_seg_num[t] == 6);
+  int p3 = awe_model_find_point(m, "main_tether_point_3");
+  ENSURE(p3 >= 0);
+  int kcu = awe_model_find_point(m, "kcu"), gnd = awe_model_find_point(m, "ground");
+  for (int k = 0; k < 3; k++)
+    ENSURE_NEAR(m->point_pos_cad[3 * p3 + k],
+                0.5 * (m->point_pos_cad[3 * kcu + k] + m->point_pos_cad[3 * gnd + k]), 1e-12);
+  double l = 0;
+  for (int k = 0; k < 3; k++) {
+    double dd = m->point_pos_cad[3 * kcu + k] - m->point_pos_cad[3 * gnd + k];
+    l += dd * dd;
+  }
+  ENSURE_REL(m->segment_l0[m->tether_segs[m->tether_seg_adr[t]]], sqrt(l) / 6, 1e-12);
+  /* point mass = extra mass + half the mass of every attached segment */
+  double mass = m->point_extra_mass[p3];
+  for (int i = 0; i < m->nsegment; i++)
+    if (m->segment_p[2 * i] == p3 || m->segment_p[2 * i + 1] == p3)
+      mass += 0.5 * m->segment_density[i] * M_PI * pow(m->segment_diameter[i] / 2, 2) *
+              m->segment_l0[i];
+  ENSURE_REL(m->point_mass0[p3], mass, 1e-12);
+  ENSURE(m->point_mass0[p3] > 0);
+  /* wind toward +x for upwind_dir = -90 deg */
+  ENSURE_NEAR(m->env.wind_dir[0], 1.0, 1e-12);
+  ENSURE_NEAR(m->env.wind_dir[1], 0.0, 1e-12);
+  ENSURE_NEAR(m->env.v_wind, 15.51, 0);
+  awe_model_free(m);
+  awe_spec_free(s);
+  awe_diag_free(&warn);
+}
+
+
+int main(void) {
+  RUN(test_yaml_positions);
+  RUN(test_set_path);
+  RUN(test_glob_and_names);
+  RUN(test_settings_defaults);
+  RUN(test_2plate_model);
+  return harness_report();
+}
