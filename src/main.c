@@ -15,6 +15,7 @@ typedef struct {
 
 static const command commands[] = {
     {"check", awe_cmd_check, "load and validate a scenario or model, print a summary"},
+    {"polar", awe_cmd_polar, "wing polar (CL, CD, CS, CM vs alpha) from the VSM solver"},
 };
 
 static void usage(FILE *f) {
