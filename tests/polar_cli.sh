@@ -1,0 +1,59 @@
+#!/bin/sh
+# polar_cli.sh: `awesim polar` prints a sensible polar, reports non-convergence, rejects bad
+# options. Numbers: a flat rectangular wing of aspect ratio 10 against lifting-line theory,
+# a symmetric wing has no side force or roll/yaw moment at zero sideslip.
+AWESIM=${AWESIM:-./awesim}
+D=tests/data/polar
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# the V3 kite: every angle converges, CL rises from -4 to 10 deg
+out=$("$AWESIM" polar models/v3_kite/aero_geometry.yaml --alpha -4:20:1 2>/dev/null)
+rc=$?
+rows=$(echo "$out" | tail -n +2 | wc -l)
+[ $rc -eq 0 ] && [ "$rows" -eq 25 ] && ok || bad "v3 polar: rc $rc rows $rows"
+echo "$out" | head -1 | grep -qx 'alpha\[deg\],beta\[deg\],CL,CD,CS,CMx,CMy,CMz,converged' && ok ||
+  bad "header"
+echo "$out" | awk -F, 'NR>1 && $1>=-4 && $1<=10 { if (NR>2 && $3<=prev) bad=1; prev=$3 }
+  END { exit bad }' && ok || bad "v3 CL not increasing up to 10 deg"
+echo "$out" | awk -F, 'NR>1 && $9!=1 {exit 1}' && ok || bad "v3 unconverged rows"
+
+# flat rectangular wing AR 10, lifting line: CL within 2% of Glauert's 2 pi a AR/(AR+2(1+tau)),
+# tau = 0.17 for a rectangular wing of aspect ratio 10 (Anderson, Fundamentals of Aerodynamics)
+out=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_settings.yaml --method llt \
+  --alpha 4:4:1 2>/dev/null)
+echo "$out" | awk -F, 'NR==2 {
+  t = 2*3.14159265358979*(4*3.14159265358979/180)*10/(10+2*1.17);
+  e = ($3 - t)/t; printf "  rect AR10 LLT CL %.5f vs %.5f (%.2f%%)\n", $3, t, 100*e;
+  exit (e > 0.02 || e < -0.02) }' && ok || bad "rect LLT CL"
+# symmetric wing at beta = 0: CS, CMx, CMz vanish
+echo "$out" | awk -F, 'NR==2 { exit !($5*$5 < 1e-20 && $6*$6 < 1e-20 && $8*$8 < 1e-20) }' && ok ||
+  bad "symmetry"
+# sideslip gives side force of the sign of beta's flow component
+out=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_settings.yaml --alpha 4:4:1 \
+  --beta 5 2>/dev/null)
+echo "$out" | awk -F, 'NR==2 { exit !($5*$5 > 0) }' && ok || bad "sideslip side force"
+
+# spanwise: one row per angle and panel
+n=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_settings.yaml --alpha 0:2:1 \
+  --panels 12 --spanwise 2>/dev/null | tail -n +2 | wc -l)
+[ "$n" -eq 36 ] && ok || bad "spanwise rows $n"
+
+# non-convergence: exit 1, rows still written with converged=0
+out=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_maxiter2.yaml --alpha 2:4:1 2>/tmp/polar_err.$$)
+rc=$?
+[ $rc -eq 1 ] && echo "$out" | awk -F, 'NR>1 && $9!=0 {exit 1}' && grep -q 'did not converge' /tmp/polar_err.$$ &&
+  ok || bad "non-convergence rc $rc"
+rm -f /tmp/polar_err.$$
+
+# bad options and files
+"$AWESIM" polar $D/rect_inviscid.yaml --alpha 5:1:1 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "alpha range"
+"$AWESIM" polar $D/rect_inviscid.yaml --method vlm >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "method"
+"$AWESIM" polar $D/rect_inviscid.yaml --panels 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "panels"
+"$AWESIM" polar $D/nope.yaml >/dev/null 2>&1; [ $? -eq 66 ] && ok || bad "missing file"
+"$AWESIM" polar tests/data/polar/vsm_settings.yaml >/dev/null 2>&1; [ $? -eq 65 ] && ok || bad "not aero"
+
+echo "polar_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
