@@ -81,6 +81,7 @@ deps:
 run: deps
 	$(MAKE) awesim
 	./awesim check scenarios/default.yaml
+	./awesim simulate scenarios/default.yaml
 
 # The tests run twice: once on the optimised build, once under ASan+UBSan.
 test: deps

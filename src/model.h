@@ -35,7 +35,7 @@ typedef struct {
 } awe_env;
 
 /* Default GSL stepper (see awesim(1) for the measurement that chose it). */
-#define AWE_DEFAULT_SOLVER "rk8pd"
+#define AWE_DEFAULT_SOLVER "msbdf"
 
 /* Run options (scenario `run:` merged with settings). */
 typedef struct {

@@ -280,19 +280,24 @@ static hid_t make_dataset(hid_t loc, const char *name, int rank, const hsize_t *
   for (int k = 1; k < rank; k++) dims[k] = maxd[k] = chunk[k] = inner[k - 1];
   hid_t space = H5Screate_simple(rank, dims, maxd);
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
   hid_t d = -1;
-  if (space < 0 || dcpl < 0) goto done;
+  if (space < 0 || dcpl < 0 || dapl < 0) goto done;
   if (H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_obj_track_times(dcpl, 0) < 0) goto done;
+  /* chunks are written whole and never read back: no chunk cache, so memory stays flat in the
+     length of the run */
+  if (H5Pset_chunk_cache(dapl, 0, 0, 1.0) < 0) goto done;
   if (gzip > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
     if (H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0 && H5Pset_shuffle(dcpl) < 0) goto done;
     if (H5Pset_deflate(dcpl, (unsigned)gzip) < 0) goto done;
   }
-  d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, dapl);
   if (d >= 0 && put_str_attr(d, "units", unit) < 0) {
     H5Dclose(d);
     d = -1;
   }
 done:
+  if (dapl >= 0) H5Pclose(dapl);
   if (dcpl >= 0) H5Pclose(dcpl);
   if (space >= 0) H5Sclose(space);
   return d;
@@ -453,9 +458,9 @@ static void free_writer(awe_h5 *w) {
 
 static int auto_block(int nscalar) {
   long row_bytes = 8L * (nscalar + 1);
-  long b = 65536L / row_bytes;
+  long b = 262144L / row_bytes;
   if (b < 64) b = 64;
-  if (b > 1024) b = 1024;
+  if (b > 4096) b = 4096;
   return (int)b;
 }
 
@@ -503,8 +508,27 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   quiet q;
   quiet_on(&q);
   awe_status st = AWE_OK;
+  /* HDF5 keeps freed internal blocks on free lists without bound; cap them (a library-wide
+     setting, the same for every file) so memory stays flat in the length of the run */
+  H5set_free_list_limits(1 << 20, 64 << 10, 1 << 20, 64 << 10, 1 << 20, 64 << 10);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0) {
+  /* a small, fixed metadata cache: the chunk index grows with the run, memory must not */
+  H5AC_cache_config_t mdc;
+  memset(&mdc, 0, sizeof(mdc));
+  mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  int mdc_ok = fapl >= 0 && H5Pget_mdc_config(fapl, &mdc) >= 0;
+  if (mdc_ok) {
+    mdc.set_initial_size = 1;
+    mdc.initial_size = 256 * 1024;
+    mdc.min_size = 128 * 1024;
+    mdc.max_size = 512 * 1024;
+    mdc.incr_mode = H5C_incr__off;
+    mdc.flash_incr_mode = H5C_flash_incr__off;
+    mdc.decr_mode = H5C_decr__off;
+    mdc_ok = H5Pset_mdc_config(fapl, &mdc) >= 0;
+  }
+  if (fapl < 0 || !mdc_ok ||
+      H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0) {
     st = h5_fail(err, "cannot set up HDF5");
   } else {
     w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);

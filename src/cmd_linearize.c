@@ -1,0 +1,328 @@
+/* cmd_linearize.c: `awesim linearize` — A, B, C, D about an operating point, modal table.
+ *
+ * Steps: load the scenario; find the operating point (linearize.h: after the steady-state
+ * march, or the state at --at T of a simulation); check that it is an equilibrium,
+ * ||dx/dt||_2 <= --tol over the non-integrating states, and refuse (exit 1) otherwise unless
+ * --allow-nonequilibrium; select inputs and outputs (registry names, globs); linearize by
+ * central differences; eigen-analysis (modal.h); write HDF5 (-o), OpenFAST-style text (--lin),
+ * CSV (--csv) and the modal table on stdout.
+ *
+ * Exit status: 0 done; 1 not an equilibrium, or the simulation/linearization failed; 2 usage;
+ * 65/66 bad or missing input; 74 output error.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lin_output.h"
+#include "linearize.h"
+#include "modal.h"
+
+static const char linearize_usage[] =
+    "usage: awesim linearize [OPTIONS] SCENARIO\n"
+    "\n"
+    "Linearize the model about an operating point,\n"
+    "  d(dx)/dt = A dx + B du,   dy = C dx + D du,\n"
+    "by central differences with the perturbation sizes of the variable registry (orientations\n"
+    "as rotation vectors, 3 states each), and print its modes: one row per real eigenvalue or\n"
+    "complex pair with natural frequency, damping ratio, time constant and the three states\n"
+    "with the largest participation.\n"
+    "\n"
+    "  --at T                  operating point: the state at time T [s] of a simulation of the\n"
+    "                          scenario (default: after the steady-state march, winches braked)\n"
+    "  --tol R                 equilibrium tolerance on ||dx/dt||_2 (default 1e-6)\n"
+    "  --allow-nonequilibrium  linearize even when the residual exceeds the tolerance\n"
+    "  --keep-torque           keep the scenario's winch torques (default after the steady\n"
+    "                          state: an unscheduled torque holds its winch, calc_steady_torque)\n"
+    "  --inputs PATTERNS       inputs u: comma-separated globs over the input names, e.g.\n"
+    "                          'winches.*.torque,segments.steer_*.l0,wind.v_wind'\n"
+    "                          (default: winch torques; without winches: point forces)\n"
+    "  --outputs PATTERNS      outputs y: globs over the channel names, e.g. 'points.kcu.pos'\n"
+    "                          (default: tether lengths and winch forces; without those: the\n"
+    "                          positions of the moving points)\n"
+    "  -o FILE.h5              write A, B, C, D, operating point, names, units, modes (HDF5)\n"
+    "  --lin FILE              write an OpenFAST-style text file (%.17g)\n"
+    "  --csv[=PREFIX]          write PREFIX_A.csv .. PREFIX_D.csv (default prefix: the -o or\n"
+    "                          --lin file name without extension, else 'linearize')\n"
+    "  --set KEY.PATH=VALUE    override a scenario key (repeatable)\n"
+    "  -q, --quiet             no notes or warnings on stderr (errors only)\n"
+    "  -h, --help              show this help\n"
+    "\n"
+    "Exit status: 0 done, 1 not an equilibrium or the computation failed, 2 usage, 65 invalid\n"
+    "input, 66 missing input, 74 output error.\n";
+
+typedef struct {
+  const char *scenario, *out, *lin, *csv, *inputs, *outputs;
+  int want_csv, quiet, allow, keep_torque, nset;
+  double at, tol;
+  const char **sets;
+} options;
+
+
+static int parse_double(const char *opt, const char *s, double *v) {
+  char *e;
+  *v = strtod(s, &e);
+  if (e == s || *e || !isfinite(*v)) {
+    fprintf(stderr, "awesim linearize: %s: '%s' is not a number\n", opt, s);
+    return 2;
+  }
+  return 0;
+}
+
+
+static int parse_args(int argc, char **argv, options *o) {
+  memset(o, 0, sizeof(*o));
+  o->at = NAN;
+  o->tol = 1e-6;
+  o->sets = calloc((size_t)argc + 1, sizeof(char *));
+  if (!o->sets) return 70;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+#define OPT(name)                                                                        \
+  ((!strcmp(a, name) && (i + 1 < argc ? (val = argv[++i], 1) : (val = NULL, 1))) ||      \
+   (!strncmp(a, name "=", strlen(name) + 1) && (val = a + strlen(name) + 1, 1)))
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(linearize_usage, stdout);
+      return -1;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      o->quiet = 1;
+    } else if (!strcmp(a, "--allow-nonequilibrium")) {
+      o->allow = 1;
+    } else if (!strcmp(a, "--keep-torque")) {
+      o->keep_torque = 1;
+    } else if (!strcmp(a, "--csv")) {
+      o->want_csv = 1;
+    } else if (!strncmp(a, "--csv=", 6)) {
+      o->want_csv = 1;
+      o->csv = a + 6;
+    } else if (OPT("-o") || OPT("--output")) {
+      if (!val) goto missing;
+      o->out = val;
+    } else if (OPT("--lin")) {
+      if (!val) goto missing;
+      o->lin = val;
+    } else if (OPT("--inputs")) {
+      if (!val) goto missing;
+      o->inputs = val;
+    } else if (OPT("--outputs")) {
+      if (!val) goto missing;
+      o->outputs = val;
+    } else if (OPT("--set")) {
+      if (!val) goto missing;
+      o->sets[o->nset++] = val;
+    } else if (OPT("--at")) {
+      if (!val) goto missing;
+      if (parse_double("--at", val, &o->at)) return 2;
+      if (o->at < 0.0) {
+        fprintf(stderr, "awesim linearize: --at: the time must be >= 0\n");
+        return 2;
+      }
+    } else if (OPT("--tol")) {
+      if (!val) goto missing;
+      if (parse_double("--tol", val, &o->tol)) return 2;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "awesim linearize: unknown option '%s'\n%s", a, linearize_usage);
+      return 2;
+    } else if (!o->scenario) {
+      o->scenario = a;
+    } else {
+      fprintf(stderr, "awesim linearize: more than one scenario ('%s', '%s')\n", o->scenario, a);
+      return 2;
+    }
+    continue;
+  missing:
+    fprintf(stderr, "awesim linearize: option '%s' needs a value\n", a);
+    return 2;
+#undef OPT
+  }
+  if (!o->scenario) {
+    fprintf(stderr, "awesim linearize: no scenario given\n%s", linearize_usage);
+    return 2;
+  }
+  return 0;
+}
+
+
+static char *command_line(int argc, char **argv) {
+  size_t n = 8;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = malloc(n);
+  if (!s) return NULL;
+  strcpy(s, "awesim");
+  for (int i = 0; i < argc; i++) {
+    strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  return s;
+}
+
+
+/* path without its extension */
+static void strip_ext(const char *path, char *buf, size_t n) {
+  snprintf(buf, n, "%s", path);
+  char *dot = strrchr(buf, '.'), *slash = strrchr(buf, '/');
+  if (dot && (!slash || dot > slash) && dot != buf) *dot = 0;
+}
+
+
+static void print_modes(const awe_linsys *L, const awe_mode *md, int nm) {
+  printf("%5s  %-13s %-13s %-12s %-12s %-12s %s\n", "mode", "re [1/s]", "im [1/s]", "f_n [Hz]",
+         "zeta [-]", "tau [s]", "largest participation");
+  for (int i = 0; i < nm; i++) {
+    printf("%5d  %-13.6g %-13.6g %-12.6g ", i + 1, md[i].re, md[i].im, md[i].freq);
+    if (isnan(md[i].zeta)) printf("%-12s ", "-");
+    else printf("%-12.6g ", md[i].zeta);
+    if (isinf(md[i].tau)) printf("%-12s ", "inf");
+    else printf("%-12.6g ", md[i].tau);
+    for (int k = 0; k < AWE_MODE_TOP && md[i].top[k] >= 0; k++) {
+      if (md[i].share[k] < 0.005 && k > 0) break;
+      printf("%s%s %.0f%%", k ? ", " : "", L->x_name[md[i].top[k]], 100.0 * md[i].share[k]);
+    }
+    putchar('\n');
+  }
+}
+
+
+int awe_cmd_linearize(int argc, char **argv) {
+  options o;
+  int rc = parse_args(argc, argv, &o);
+  if (rc) {
+    free(o.sets);
+    return rc < 0 ? 0 : rc;
+  }
+  awe_spec *spec = NULL;
+  awe_model *m = NULL;
+  rc = awe_cli_load(o.scenario, o.nset, o.sets, &spec, &m);
+  free(o.sets);
+  if (rc) return rc;
+
+  awe_err err = {0};
+  awe_sim *sim = NULL;
+  awe_op op = {0};
+  awe_lin_chan *uc = NULL, *yc = NULL;
+  int nu = 0, ny = 0, fb = 0;
+  awe_linsys L = {0};
+  awe_mode *modes = NULL;
+  int nmodes = 0;
+  char *cmdline = command_line(argc, argv);
+
+  sim = awe_sim_alloc(m, NULL, &err);
+  if (!sim) goto fail;
+  if (awe_op_find(sim, o.at, o.keep_torque ? 0u : AWE_OP_HOLD_TORQUE, &op, &err)) goto fail;
+  if (!o.quiet && op.nheld)
+    fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "
+                    "keeps the scenario's)\n", op.nheld, op.nheld == 1 ? "" : "s");
+
+  /* channels */
+  if (o.inputs) {
+    if (awe_lin_select(&m->reg.input, o.inputs, 0, &uc, &nu, &err)) goto fail_usage;
+  } else {
+    if (awe_lin_default_inputs(m, &uc, &nu, &fb, &err)) goto fail;
+    if (fb && !o.quiet)
+      fprintf(stderr, "awesim: note: the model has no winch: inputs are the external forces of "
+                      "its moving points (--inputs selects others)\n");
+  }
+  if (o.outputs) {
+    if (awe_lin_select(&m->reg.output, o.outputs, 0, &yc, &ny, &err)) goto fail_usage;
+  } else {
+    if (awe_lin_default_outputs(m, &yc, &ny, &fb, &err)) goto fail;
+    if (fb && !o.quiet)
+      fprintf(stderr, "awesim: note: the model has no wing, tether or winch: outputs are the "
+                      "positions of its moving points (--outputs selects others)\n");
+  }
+
+  awe_lin_model lm;
+  awe_lin_model_init(&lm, m, sim->w, 0);
+  awe_lin_problem p = {.xl = &m->reg.state, .ul = &m->reg.input, .yl = &m->reg.output,
+                       .eval = awe_lin_model_eval, .ctx = &lm, .uc = uc, .nu = nu, .yc = yc,
+                       .ny = ny, .integrating = awe_lin_model_integrating};
+
+  /* equilibrium check before the work */
+  {
+    int nxm = awe_lin_nchan(&m->reg.state), worst = -1;
+    double res = 0.0;
+    double *dx = malloc(sizeof(double) * ((size_t)nxm + 1));
+    if (!dx) {
+      awe_err_set(&err, AWE_ENOMEM, "out of memory");
+      goto fail;
+    }
+    awe_status st = awe_lin_deriv(&p, op.x, op.u, dx, &res, &worst, &err);
+    char wname[512] = "-";
+    double wval = 0.0;
+    if (!st && worst >= 0) {
+      awe_lin_chan *xc = malloc(sizeof(*xc) * ((size_t)nxm + 1));
+      if (xc) {
+        awe_lin_channels(&m->reg.state, xc);
+        awe_lin_chan_name(&m->reg.state, &xc[worst], wname, sizeof(wname));
+        free(xc);
+      }
+      wval = dx[worst];
+    }
+    free(dx);
+    if (st) goto fail;
+    char where[64];
+    if (op.steady) snprintf(where, sizeof(where), "steady state");
+    else snprintf(where, sizeof(where), "t = %.9g s", op.t);
+    if (!(res <= o.tol)) {
+      if (!o.allow) {
+        fprintf(stderr,
+                "awesim: error: the operating point (%s) is not an equilibrium: residual "
+                "||dx/dt|| = %.6g > %.3g (largest: d/dt %s = %.6g); use --allow-nonequilibrium "
+                "to linearize anyway\n",
+                where, res, o.tol, wname, wval);
+        rc = 1;
+        goto out;
+      }
+      if (!o.quiet)
+        fprintf(stderr, "awesim: warning: the operating point (%s) is not an equilibrium: "
+                        "residual ||dx/dt|| = %.6g (largest: d/dt %s = %.6g)\n",
+                where, res, wname, wval);
+    } else if (!o.quiet) {
+      fprintf(stderr, "awesim: operating point: %s, residual ||dx/dt|| = %.3g\n", where, res);
+    }
+  }
+
+  if (awe_linearize(&p, op.x, op.u, &L, &err)) goto fail;
+  if (awe_modal(L.A, L.nx, &modes, &nmodes, &err)) goto fail;
+
+  awe_lin_info info = {.command_line = cmdline, .scenario = spec->scenario_text, .t_op = op.t,
+                       .steady = op.steady};
+  if (o.out && awe_lin_write_h5(o.out, &L, modes, nmodes, &info, &err)) goto fail;
+  if (o.lin && awe_lin_write_text(o.lin, &L, &info, &err)) goto fail;
+  if (o.want_csv) {
+    char prefix[4096];
+    if (o.csv && *o.csv) snprintf(prefix, sizeof(prefix), "%s", o.csv);
+    else if (o.out) strip_ext(o.out, prefix, sizeof(prefix));
+    else if (o.lin) strip_ext(o.lin, prefix, sizeof(prefix));
+    else snprintf(prefix, sizeof(prefix), "linearize");
+    if (awe_lin_write_csv(prefix, &L, &err)) goto fail;
+  }
+
+  printf("# linear model: %d states, %d inputs, %d outputs; operating point: %s", L.nx, L.nu,
+         L.ny, op.steady ? "steady state" : "simulation");
+  if (!op.steady) printf(" at t = %.9g s", op.t);
+  printf(", residual %.3g\n", L.residual);
+  print_modes(&L, modes, nmodes);
+  rc = 0;
+  goto out;
+
+fail_usage:
+  fprintf(stderr, "awesim: error: %s\n", err.msg);
+  rc = 2;
+  goto out;
+fail:
+  rc = awe_cli_fail(&err);
+out:
+  free(modes);
+  awe_linsys_free(&L);
+  free(uc);
+  free(yc);
+  awe_op_free(&op);
+  awe_sim_free(sim);
+  free(cmdline);
+  awe_model_free(m);
+  awe_spec_free(spec);
+  return rc;
+}

@@ -1,0 +1,413 @@
+/* cmd_simulate.c: `awesim simulate` — load, build, integrate, log to HDF5 and/or CSV.
+ *
+ * Life cycle per log step (integrate.h): initialize -> pre-calculate -> integrate ->
+ * post-calculate -> complete (this file writes the row). The simulation itself lives in the
+ * library (awe_sim_*); this file owns the command line, the writers, progress, the summary and
+ * the signals.
+ *
+ * Exit status: 0 complete; 1 the run failed (non-finite state, stepper failure, steady state);
+ * 2 usage; 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the
+ * HDF5 file was closed with status "interrupted").
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "integrate.h"
+#include "writer.h"
+
+/* The one piece of global mutable state in awesim: a signal handler can only talk to the
+ * program through a volatile sig_atomic_t with static storage (C11 7.14.1.1). It holds the
+ * number of the signal received (SIGINT/SIGTERM), 0 until then, and is read between log
+ * steps. */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+static const char simulate_usage[] =
+    "usage: awesim simulate [OPTIONS] SCENARIO\n"
+    "\n"
+    "Simulate a scenario (model, settings, run options, scheduled inputs) and log every output\n"
+    "channel at each log step (run.dt) to an HDF5 file and/or CSV on stdout.\n"
+    "\n"
+    "  -o FILE               write the HDF5 log to FILE (overrides output.hdf5)\n"
+    "  --no-hdf5             do not write the HDF5 log named in the scenario\n"
+    "  --csv[=PATTERNS]      CSV on stdout: all channels, or those matching the comma-separated\n"
+    "                        globs, e.g. --csv='time,winches.*.force,points.kcu.pos.z'\n"
+    "  --set KEY.PATH=VALUE  override a scenario key (repeatable), e.g. --set run.duration=20\n"
+    "  --summary-json FILE   write the run summary as JSON to FILE\n"
+    "  -q, --quiet           no progress, summary or warnings (errors only)\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "Channels are named GROUP.NAME.VAR[.x|.y|.z] (GROUP = points, segments, tethers, winches,\n"
+    "pulleys) with the unit in brackets in the CSV header. A progress line is shown when stderr\n"
+    "is a terminal; a one-line summary always ends the run (unless -q).\n"
+    "Exit status: 0 complete, 1 the simulation failed, 2 usage, 65 invalid input, 66 missing\n"
+    "input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+
+typedef struct {
+  const char *scenario, *out, *csv, *json;
+  int want_csv, quiet, nset, no_hdf5;
+  const char **sets;
+} options;
+
+
+static int parse_args(int argc, char **argv, options *o) {
+  memset(o, 0, sizeof(*o));
+  o->sets = calloc((size_t)argc + 1, sizeof(char *));
+  if (!o->sets) return 70;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(simulate_usage, stdout);
+      return -1;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      o->quiet = 1;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+      if (++i >= argc) goto missing;
+      o->out = argv[i];
+    } else if (!strcmp(a, "--no-hdf5")) {
+      o->no_hdf5 = 1;
+    } else if (!strncmp(a, "--output=", 9)) {
+      o->out = a + 9;
+    } else if (!strcmp(a, "--csv")) {
+      o->want_csv = 1;
+    } else if (!strncmp(a, "--csv=", 6)) {
+      o->want_csv = 1;
+      o->csv = a + 6;
+    } else if (!strcmp(a, "--set")) {
+      if (++i >= argc) goto missing;
+      o->sets[o->nset++] = argv[i];
+    } else if (!strncmp(a, "--set=", 6)) {
+      o->sets[o->nset++] = a + 6;
+    } else if (!strcmp(a, "--summary-json")) {
+      if (++i >= argc) goto missing;
+      o->json = argv[i];
+    } else if (!strncmp(a, "--summary-json=", 15)) {
+      o->json = a + 15;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "awesim simulate: unknown option '%s'\n%s", a, simulate_usage);
+      return 2;
+    } else if (!o->scenario) {
+      o->scenario = a;
+    } else {
+      fprintf(stderr, "awesim simulate: more than one scenario ('%s', '%s')\n", o->scenario, a);
+      return 2;
+    }
+    continue;
+  missing:
+    fprintf(stderr, "awesim simulate: option '%s' needs a value\n", a);
+    return 2;
+  }
+  if (!o->scenario) {
+    fprintf(stderr, "awesim simulate: no scenario given\n%s", simulate_usage);
+    return 2;
+  }
+  return 0;
+}
+
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+/* "awesim simulate ARGS..." for the HDF5 root attribute */
+static char *command_line(int argc, char **argv) {
+  size_t n = 8;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = malloc(n);
+  if (!s) return NULL;
+  strcpy(s, "awesim");
+  for (int i = 0; i < argc; i++) {
+    strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  return s;
+}
+
+
+/* the writers, kept in one place */
+typedef struct {
+  awe_h5 *h5;
+  awe_csv *csv;
+  int csv_closed;  /* the reader of stdout went away */
+} sinks;
+
+
+static awe_status sinks_open(sinks *k, const options *o, const awe_spec *spec,
+                             const awe_model *m, const char *solver, const char *cmdline,
+                             awe_err *err) {
+  memset(k, 0, sizeof(*k));
+  const char *h5path = o->out ? o->out : o->no_hdf5 ? NULL : spec->scenario.hdf5;
+  if (h5path) {
+    /* create the output directory (one level, like the scenarios' out/) when missing */
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", h5path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+      *slash = 0;
+      struct stat sb;
+      if (stat(dir, &sb) != 0) mkdir(dir, 0777);
+    }
+    awe_h5_info info = {.solver = solver, .command_line = cmdline,
+                        .scenario = spec->scenario_text};
+    k->h5 = awe_h5_open(h5path, &m->reg.output, &info, err);
+    if (!k->h5) return err->code ? err->code : AWE_EIO;
+  }
+  const char *pat = o->csv ? o->csv : spec->scenario.csv;
+  if (o->want_csv || spec->scenario.csv) {
+    /* stdout to a pipe or file is fully buffered by the C library already */
+    int rc = awe_csv_open(&k->csv, stdout, &m->reg.output, pat, err);
+    if (rc == AWE_WRITER_EPIPE) k->csv_closed = 1;
+    else if (rc) return (awe_status)rc;
+  }
+  return AWE_OK;
+}
+
+
+/* write one row; returns AWE_OK or an error (a closed CSV pipe is not one) */
+static awe_status sinks_row(sinks *k, double t, const double *y, awe_err *err) {
+  awe_status st = awe_h5_write_row(k->h5, t, y, err);
+  if (st) return st;
+  if (k->csv && !k->csv_closed) {
+    int rc = awe_csv_write_row(k->csv, t, y, err);
+    if (rc == AWE_WRITER_EPIPE) k->csv_closed = 1;
+    else if (rc) return (awe_status)rc;
+  }
+  return AWE_OK;
+}
+
+
+static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_stats *st,
+                        awe_err *err) {
+  if (k->csv) {
+    awe_err e2 = {0};
+    awe_csv_close(k->csv, &e2);
+    k->csv = NULL;
+  }
+
+  if (k->h5) {
+    /* deterministic numbers only (no wall time): identical runs give identical files */
+    awe_h5_set_attr_int(k->h5, "steps", (long long)st->steps, err);
+    awe_h5_set_attr_int(k->h5, "rejected_steps", (long long)st->rejected, err);
+    awe_h5_set_attr_int(k->h5, "rhs_calls", (long long)st->rhs, err);
+    awe_h5_set_attr_int(k->h5, "jacobian_calls", (long long)st->jac, err);
+    awe_h5_close(k->h5, rs, msg, err);
+    k->h5 = NULL;
+  }
+}
+
+
+static void json_str(FILE *f, const char *str) {
+  fputc('"', f);
+  for (const char *c = str; c && *c; c++) {
+    if (*c == '"' || *c == '\\') fputc('\\', f);
+    fputc((unsigned char)*c >= 0x20 ? *c : ' ', f);
+  }
+  fputc('"', f);
+}
+
+
+/* one JSON record: the run and the final value of every logged output */
+static void write_json(const char *path, const options *o, const char *status, int code,
+                       double wall, long rows, const char *solver, const awe_sim *sim,
+                       const char *error) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "awesim: warning: cannot write %s: %s\n", path, strerror(errno));
+    return;
+  }
+  const awe_stats *st = &sim->w->stats;
+  fputs("{\"scenario\": ", f);
+  json_str(f, o->scenario);
+  fputs(", \"overrides\": [", f);
+  for (int i = 0; i < o->nset; i++) {
+    if (i) fputs(", ", f);
+    json_str(f, o->sets[i]);
+  }
+  fprintf(f, "], \"status\": \"%s\", \"exit_code\": %d, \"t_end\": %.9g, \"wall_time\": %.6g, ",
+          status, code, sim->t, wall);
+  fprintf(f, "\"realtime_factor\": %.6g, \"rows\": %ld, \"solver\": \"%s\", ",
+          wall > 0 ? sim->t / wall : 0.0, rows, solver);
+  fprintf(f, "\"steps\": %lu, \"rejected_steps\": %lu, \"rhs_calls\": %lu, \"jacobian_calls\": %lu",
+          st->steps, st->rejected, st->rhs, st->jac);
+  if (sim->steady_residual == sim->steady_residual)
+    fprintf(f, ", \"steady_state_residual\": %.6g", sim->steady_residual);
+  if (error) {
+    fputs(", \"error\": ", f);
+    json_str(f, error);
+  }
+  /* final values (NaN/inf are not JSON: null) */
+  fputs(", \"final\": {", f);
+  const awe_varlist *l = &sim->m->reg.output;
+  int first = 1;
+  for (int k = 0; k < l->n; k++) {
+    if (!(l->v[k].flags & AWE_VF_LOG)) continue;
+    for (int j = 0; j < l->v[k].dim; j++) {
+      char name[512];
+      double v = sim->yout[l->v[k].offset + j];
+      awe_var_scalar_name(&l->v[k], j, name, sizeof(name));
+      fprintf(f, first ? "" : ", ");
+      first = 0;
+      json_str(f, name);
+      if (isfinite(v)) fprintf(f, ": %.9g", v);
+      else fputs(": null", f);
+    }
+  }
+  fputs("}}\n", f);
+  fclose(f);
+}
+
+
+int awe_cmd_simulate(int argc, char **argv) {
+  options o;
+  int rc = parse_args(argc, argv, &o);
+  if (rc) {
+    free(o.sets);
+    return rc < 0 ? 0 : rc;
+  }
+  awe_spec *spec = NULL;
+  awe_model *m = NULL;
+  rc = awe_cli_load(o.scenario, o.nset, o.sets, &spec, &m);
+  if (rc) {
+    free(o.sets);
+    return rc;
+  }
+
+  awe_err err = {0};
+  awe_sim *sim = NULL;
+  sinks k = {0};
+  char *cmdline = command_line(argc, argv);
+  int tty = isatty(STDERR_FILENO) && !o.quiet;
+  double wall0 = wall_now();
+  long rows = 0;
+  const char *status = "complete";
+  awe_run_status rs = AWE_RUN_COMPLETE;
+
+  /* signals: stop between log steps; a closed stdout pipe is reported by the CSV writer */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  sim = awe_sim_alloc(m, NULL, &err);
+  if (!sim) goto fail_setup;
+  const char *solver = awe_integrator_name(sim->it);
+  if (sinks_open(&k, &o, spec, m, solver, cmdline, &err)) goto fail_setup;
+
+  /* initialize (and settle when run.steady_state) */
+  if (awe_sim_start(sim, &err)) {
+    status = "failed";
+    rs = AWE_RUN_FAILED;
+    rc = awe_exit_code(err.code);
+    goto done;
+  }
+  if (m->opt.steady_state && !o.quiet)
+    fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)\n",
+            sim->steady_residual, sim->steady_acc);
+  if (k.h5 && m->opt.steady_state) {
+    awe_h5_set_attr_double(k.h5, "steady_state_residual", sim->steady_residual, &err);
+    awe_h5_set_attr_double(k.h5, "steady_state_acc", sim->steady_acc, &err);
+  }
+  if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
+  rows++;
+
+  long nsteps = awe_sim_log_steps(m);
+  double last_progress = wall0;
+  for (long step = 1; step <= nsteps; step++) {
+    if (stop_signal) break;
+    if (k.csv_closed && !k.h5) break; /* nobody is listening any more */
+    awe_status st = awe_sim_step(sim, awe_sim_log_time(m, step), &err);
+    if (st) {
+      status = "failed";
+      rs = AWE_RUN_FAILED;
+      rc = awe_exit_code(st);
+      goto done;
+    }
+    if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
+    rows++;
+    if (tty) {
+      double now = wall_now();
+      if (now - last_progress > 0.2) {
+        last_progress = now;
+        fprintf(stderr, "\r  t = %.6g / %.6g s  %.0fx real time ", sim->t, m->opt.duration,
+                sim->t / (now - wall0));
+      }
+    }
+  }
+  if (stop_signal) {
+    status = "interrupted";
+    rs = AWE_RUN_INTERRUPTED;
+    rc = 128 + (int)stop_signal;
+  }
+  goto done;
+
+fail_io:
+  status = "failed";
+  rs = AWE_RUN_FAILED;
+  rc = awe_exit_code(err.code);
+  goto done;
+
+fail_setup:
+  free(o.sets);
+  rc = awe_cli_fail(&err);
+  sinks_close(&k, AWE_RUN_FAILED, err.msg, sim ? &sim->w->stats : &(awe_stats){0}, &err);
+  awe_sim_free(sim);
+  free(cmdline);
+  awe_model_free(m);
+  awe_spec_free(spec);
+  return rc;
+
+done:;
+  double wall = wall_now() - wall0;
+  if (tty) fputs("\r\033[K", stderr);
+  const awe_stats *stt = &sim->w->stats;
+  char msg[sizeof(err.msg)];
+  snprintf(msg, sizeof(msg), "%s", err.msg);
+  if (rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
+  if (rs == AWE_RUN_INTERRUPTED)
+    fprintf(stderr, "awesim: interrupted by %s at t = %.9g s\n",
+            stop_signal == SIGINT ? "SIGINT" : "SIGTERM", sim->t);
+  awe_err cerr = {0};
+  sinks_close(&k, rs, rs == AWE_RUN_FAILED ? msg : NULL, stt, &cerr);
+  if (cerr.code) {
+    fprintf(stderr, "awesim: error: %s\n", cerr.msg);
+    if (!rc) rc = awe_exit_code(cerr.code);
+  }
+  if (!o.quiet) {
+    const awe_work *w = sim->w;
+    if (w->warn[AWE_WARN_QS_NOCONV].count || w->warn[AWE_WARN_QS_SINGULAR].count)
+      fprintf(stderr,
+              "awesim: warning: quasi-static solve failed %lu times (first at t = %.6g s); "
+              "the steps were retried\n",
+              w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count,
+              w->warn[AWE_WARN_QS_NOCONV].count ? w->warn[AWE_WARN_QS_NOCONV].t
+                                                  : w->warn[AWE_WARN_QS_SINGULAR].t);
+    fprintf(stderr,
+            "awesim: %s: simulated %.6g s in %.3g s (%.0fx real time); steps %lu (rejected "
+            "%lu), rhs %lu, jacobian %lu; %s\n",
+            status, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, stt->steps, stt->rejected,
+            stt->rhs, stt->jac, solver);
+  }
+  if (o.json) write_json(o.json, &o, status, rc, wall, rows, solver, sim,
+                         rs == AWE_RUN_FAILED ? msg : NULL);
+  free(o.sets);
+  awe_sim_free(sim);
+  free(cmdline);
+  awe_model_free(m);
+  awe_spec_free(spec);
+  return rc;
+}

@@ -1,0 +1,113 @@
+/* integrate.h: GSL odeiv2 driver, sparse finite-difference Jacobian, and the per-step life cycle.
+ *
+ * Steppers by name (a const table after GSL's step types):
+ *   explicit  rkf45, rkck, rk8pd (also rk2, rk4, msadams)
+ *   implicit  msbdf, rk4imp, bsimp (also rk1imp, rk2imp) -- these get a Jacobian
+ * Default: AWE_DEFAULT_SOLVER (model.h) = msbdf, chosen by measurement (bench/bench_simulate.c,
+ * abs_tol = rel_tol = 1e-6, real-time factors):
+ *                                 rkf45   rkck   rk8pd   msbdf   rk4imp   bsimp
+ *   10-segment tether, 60 s        429     467     210    2035       82      54
+ *   pulley (test model), 500 s      -       -     1002   28010      -        -
+ *   pendulum (undamped stiff rod)  884     875    1871     124      113     112
+ *   2plate structure, aero off      25      27      16       3      -        -
+ * Tethers, bridles and pulleys with line damping are stiff with strongly damped fast modes:
+ * BDF takes steps 10-100x longer than any explicit method. An undamped stiff mode (the rigid
+ * pendulum rod) or constant slack/taut switching (a limp kite without aerodynamics) favour
+ * rk8pd/rkf45; such scenarios should name their solver.
+ *
+ * Jacobian (implicit steppers): coloured sparse finite differences (Curtis-Powell-Reid).
+ * The state is split into blocks (a point's pos+vel, a tether length, a winch speed, a
+ * pulley's len+vel); the block dependency graph follows from the topology (segments,
+ * tethers, winches, pulleys, wing-origin damping, and clusters of quasi-static unknowns that
+ * couple everything around them). Columns whose dependent rows do not overlap share a colour
+ * and are perturbed together:
+ *   J[:, c] = (f(y + sum_{j in colour} h_j e_j) - f(y)) / h_j   on the rows depending on j,
+ *   h_j = sqrt(eps) max(|y_j|, 1)
+ * so one Jacobian costs 1 + ncolours right-hand sides (a 10-segment tether: ~20 instead of 63).
+ * msbdf reuses the Jacobian across steps (modified Newton; it re-evaluates only when its
+ * iteration matrix goes stale: 132 Jacobians for 2294 steps of the 60 s tether run); rk4imp
+ * and bsimp ask for one every step (GSL's design), each costing 1 + ncolours right-hand sides.
+ *
+ * Life cycle of one log step (awe_sim_step), after dsim (seed 003):
+ *   initialize     t_k -> t_{k+1}
+ *   pre-calculate  scheduled inputs at the interval start; discrete updates (a winch whose
+ *                  brake engages is stopped); a stepper reset after a discontinuity
+ *   integrate      gsl_odeiv2_evolve_apply steps (of a GSL driver's stepper and control) up
+ *                  to the next event (signal breakpoint) or t_{k+1}; at an event the
+ *                  integrator stops exactly there and is reset
+ *   post-calculate outputs from one right-hand-side evaluation at t_{k+1} (outputs.h)
+ *   complete       the caller logs the row (s->yout)
+ * Inputs between events are continuous and evaluated inside the right-hand side (rhs.h).
+ */
+#ifndef AWE_INTEGRATE_H
+#define AWE_INTEGRATE_H
+
+#include "rhs.h"
+
+
+typedef struct awe_integrator awe_integrator;
+
+/* Comma-separated list of the stepper names, for messages. */
+const char *awe_solver_names(void);
+
+/* 1 implicit, 0 explicit, -1 unknown name. */
+int awe_solver_implicit(const char *name);
+
+/* Integrator for ctx (borrowed, must stay at the same address: it is the GSL params).
+ * h0 initial step, hmax maximum step (<= 0: none). NULL with err set on failure. */
+awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0, double abs_tol,
+                                     double rel_tol, double hmax, awe_err *err);
+void awe_integrator_free(awe_integrator *it);
+
+/* Forget the step history (after a discontinuity); keeps the current step size. */
+void awe_integrator_reset(awe_integrator *it);
+
+/* Integrate from *t to t1 (exactly) in place. Returns the GSL status; accepted and rejected
+ * steps are added to the workspace statistics. */
+int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]);
+
+/* The stepper's name. */
+const char *awe_integrator_name(const awe_integrator *it);
+
+/* Number of colours of the sparse Jacobian (right-hand sides per Jacobian minus one). */
+int awe_integrator_ncolors(const awe_integrator *it);
+
+/* Coloured finite-difference Jacobian dfdy [n*n, row-major] and dfdt [n] at (t, y); the GSL
+ * jacobian callback. params is the awe_integrator. */
+int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params);
+
+/* ---- simulation life cycle ---- */
+
+typedef struct awe_sim {
+  const awe_model *m;      /* borrowed */
+  awe_work *w;             /* owned */
+  awe_integrator *it;      /* owned */
+  awe_ctx ctx;             /* the rhs parameters (u = the base inputs below) */
+  double t;                /* current time [s] */
+  double *y;               /* [nx] state */
+  double *u;               /* [nu] base inputs (defaults; signals act inside the rhs) */
+  double *dydt;            /* [nx] scratch */
+  double *yout;            /* [ny] outputs at t (post-calculate) */
+  int reset_pending;       /* an event was passed: reset the stepper before going on */
+  double steady_residual;  /* max |F| of moving points after the steady-state march [N], NAN */
+  double steady_acc;       /* max |acc| after it [m/s^2], NAN */
+} awe_sim;
+
+/* Allocate for m. solver NULL or "" -> m->opt.solver, or AWE_DEFAULT_SOLVER if that is empty. */
+awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err);
+void awe_sim_free(awe_sim *s);
+
+/* Initialize: y0, u0, the steady-state march before t = 0 when m->opt.steady_state, outputs at
+ * t = 0. */
+awe_status awe_sim_start(awe_sim *s, awe_err *err);
+
+/* Advance to t_next (> s->t) through the life cycle above; fills s->yout. On failure returns
+ * AWE_EINTEG with a message naming the time and the first non-finite variable (or the stepper
+ * error); s->t and s->y then hold the last accepted state. */
+awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err);
+
+/* Time of log step k (k dt, the last one clamped to the duration) and the number of steps. */
+double awe_sim_log_time(const awe_model *m, long k);
+long awe_sim_log_steps(const awe_model *m);
+
+#endif

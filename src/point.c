@@ -1,0 +1,87 @@
+/* point.c: point masses, forces (segments, gravity, drag, external) and accelerations.
+ *
+ * Equations and sources: see point.h (physics.md §3).
+ */
+#include "point.h"
+
+#include "atmosphere.h"
+
+
+void awe_point_mass(const awe_model *m, awe_work *w, int i) {
+  double mass = m->point_extra_mass[i];
+  int adr = w->point_seg_adr[i], n = w->point_seg_num[i];
+  for (int k = 0; k < n; k++) {
+    int s = w->point_segs[adr + k];
+    mass += 0.5 * w->segment_lambda[s] * w->seg_l0[s];
+  }
+  w->mass[i] = mass;
+}
+
+
+void awe_point_masses(const awe_model *m, awe_work *w) {
+  for (int i = 0; i < m->npoint; i++) awe_point_mass(m, w, i);
+}
+
+
+void awe_point_force(const awe_model *m, awe_work *w, int i) {
+  double *S = w->spring + 3 * i, *F = w->force + 3 * i;
+  S[0] = S[1] = S[2] = 0.0;
+  /* gather the segment forces (p1 gets +F_s u, p2 gets -F_s u) and half the line drag */
+  int adr = w->point_seg_adr[i], n = w->point_seg_num[i];
+  for (int k = 0; k < n; k++) {
+    int s = w->point_segs[adr + k];
+    double f = m->segment_p[2 * s] == i ? w->seg_force[s] : -w->seg_force[s];
+    awe_v3_addto(S, f, w->seg_dir + 3 * s);
+    awe_v3_addto(S, 0.5, w->seg_drag + 3 * s);
+  }
+  F[0] = S[0];
+  F[1] = S[1];
+  F[2] = S[2] - m->env.g * w->mass[i];
+  if (w->point_u_force[i] >= 0) awe_v3_addto(F, 1.0, w->u + w->point_u_force[i]);
+
+  /* point drag */
+  double area = m->point_area[i], cd = m->point_cd[i];
+  if (area != 0.0 && cd != 0.0) {
+    const double *p = w->pos + 3 * i, *v = w->vel + 3 * i;
+    double wind[3], va[3];
+    awe_wind_at(&m->env, w->wind_gnd, p[2], wind);
+    awe_v3_sub(va, wind, v);
+    double q = 0.5 * awe_density(&m->env, p[2]) * cd * sqrt(awe_v3_dot(va, va) + 1e-24) * area;
+    awe_v3_addto(F, q, va);
+  }
+}
+
+
+void awe_point_forces(const awe_model *m, awe_work *w) {
+  for (int i = 0; i < m->npoint; i++) awe_point_force(m, w, i);
+}
+
+
+/* velocity of the origin of wing j (weighted mean of its origin points), 0 if none */
+static void wing_origin_vel(const awe_model *m, const awe_work *w, int j, double v[3]) {
+  v[0] = v[1] = v[2] = 0.0;
+  int adr = m->wing_origin_adr[j], n = m->wing_origin_num[j];
+  double sw = 0.0;
+  for (int k = 0; k < n; k++) {
+    double wt = m->wing_origin_w[adr + k];
+    awe_v3_addto(v, wt, w->vel + 3 * m->wing_origin_pts[adr + k]);
+    sw += wt;
+  }
+  if (sw != 0.0)
+    for (int k = 0; k < 3; k++) v[k] /= sw;
+}
+
+
+void awe_point_accelerations(const awe_model *m, awe_work *w) {
+  for (int i = 0; i < m->npoint; i++) {
+    if (w->point_x[i] < 0) continue;
+    const double *F = w->force + 3 * i, *v = w->vel + 3 * i;
+    const double *bfd = m->point_bfd + 3 * i, *wfd = m->point_wfd + 3 * i;
+    double *a = w->acc + 3 * i;
+    double inv_m = 1.0 / w->mass[i];
+    double vw[3] = {0.0, 0.0, 0.0};
+    if ((bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0) && m->point_wing[i] >= 0)
+      wing_origin_vel(m, w, m->point_wing[i], vw);
+    for (int k = 0; k < 3; k++) a[k] = F[k] * inv_m - bfd[k] * (v[k] - vw[k]) - wfd[k] * v[k];
+  }
+}

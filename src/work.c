@@ -1,0 +1,229 @@
+/* work.c: workspace allocation, address maps from the registry, initial state and inputs. */
+#include "work.h"
+
+#include <string.h>
+
+#include "quasi_static.h"
+
+
+/* find var (group, comp_index, var) in a list; returns the offset or -1 */
+static int var_offset(const awe_varlist *l, const char *group, int comp, const char *var) {
+  for (int k = 0; k < l->n; k++) {
+    const awe_var *v = &l->v[k];
+    if (v->comp_index == comp && !strcmp(v->group, group) && !strcmp(v->var, var))
+      return v->offset;
+  }
+  return -1;
+}
+
+
+static int *ints(awe_pool *p, int n, int fill) {
+  int *a = awe_pool_array(p, (size_t)(n > 0 ? n : 1), sizeof(int));
+  if (a)
+    for (int i = 0; i < n; i++) a[i] = fill;
+  return a;
+}
+
+
+static double *dbls(awe_pool *p, int n) {
+  return awe_pool_array(p, (size_t)(n > 0 ? n : 1), sizeof(double));
+}
+
+
+/* address maps from the registry; the registry is the one definition of the layout */
+static int build_maps(const awe_model *m, awe_work *w) {
+  awe_pool *p = w->pool;
+  const awe_varlist *x = &m->reg.state, *u = &m->reg.input;
+  w->point_x = ints(p, m->npoint, -1);
+  w->point_qs = ints(p, m->npoint, -1);
+  w->point_u_force = ints(p, m->npoint, -1);
+  w->tether_x = ints(p, m->ntether, -1);
+  w->winch_x = ints(p, m->nwinch, -1);
+  w->winch_u_torque = ints(p, m->nwinch, -1);
+  w->winch_u_brake = ints(p, m->nwinch, -1);
+  w->winch_u_speed = ints(p, m->nwinch, -1);
+  w->pulley_x = ints(p, m->npulley, -1);
+  w->pulley_qs = ints(p, m->npulley, -1);
+  w->segment_u_l0 = ints(p, m->nsegment, -1);
+  if (!w->point_x || !w->point_qs || !w->point_u_force || !w->tether_x || !w->winch_x ||
+      !w->winch_u_torque || !w->winch_u_brake || !w->winch_u_speed || !w->pulley_x ||
+      !w->pulley_qs || !w->segment_u_l0)
+    return -1;
+
+  int nqs = 0;
+  for (int i = 0; i < m->npoint; i++) {
+    w->point_x[i] = var_offset(x, "points", i, "pos");
+    w->point_u_force[i] = var_offset(u, "points", i, "force");
+    if (w->point_x[i] < 0 && m->point_type[i] == AWE_PT_QUASI_STATIC) {
+      w->point_qs[i] = nqs;
+      nqs += 3;
+    }
+  }
+  w->nqs_point = nqs / 3;
+  for (int i = 0; i < m->npulley; i++) {
+    w->pulley_x[i] = var_offset(x, "pulleys", i, "len");
+    if (w->pulley_x[i] < 0 && m->pulley_type[i] != AWE_DYN_STATIC) w->pulley_qs[i] = nqs++;
+  }
+  w->nqs = nqs;
+  for (int i = 0; i < m->ntether; i++) w->tether_x[i] = var_offset(x, "tethers", i, "len");
+  for (int i = 0; i < m->nwinch; i++) {
+    w->winch_x[i] = var_offset(x, "winches", i, "vel");
+    w->winch_u_torque[i] = var_offset(u, "winches", i, "torque");
+    w->winch_u_brake[i] = var_offset(u, "winches", i, "brake");
+    w->winch_u_speed[i] = var_offset(u, "winches", i, "speed");
+  }
+  for (int i = 0; i < m->nsegment; i++)
+    w->segment_u_l0[i] = var_offset(u, "segments", i, "l0");
+  w->u_v_wind = var_offset(u, "wind", 0, "v_wind");
+  return 0;
+}
+
+
+/* segments at each point, CSR */
+static int build_point_segs(const awe_model *m, awe_work *w) {
+  awe_pool *p = w->pool;
+  w->point_seg_adr = ints(p, m->npoint, 0);
+  w->point_seg_num = ints(p, m->npoint, 0);
+  w->point_segs = ints(p, 2 * m->nsegment, -1);
+  if (!w->point_seg_adr || !w->point_seg_num || !w->point_segs) return -1;
+  for (int s = 0; s < m->nsegment; s++) {
+    w->point_seg_num[m->segment_p[2 * s]]++;
+    if (m->segment_p[2 * s + 1] != m->segment_p[2 * s]) w->point_seg_num[m->segment_p[2 * s + 1]]++;
+  }
+  int adr = 0;
+  for (int i = 0; i < m->npoint; i++) {
+    w->point_seg_adr[i] = adr;
+    adr += w->point_seg_num[i];
+    w->point_seg_num[i] = 0;
+  }
+  for (int s = 0; s < m->nsegment; s++) {
+    int a = m->segment_p[2 * s], b = m->segment_p[2 * s + 1];
+    w->point_segs[w->point_seg_adr[a] + w->point_seg_num[a]++] = s;
+    if (b != a) w->point_segs[w->point_seg_adr[b] + w->point_seg_num[b]++] = s;
+  }
+  return 0;
+}
+
+
+awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
+  awe_pool *p = awe_pool_new();
+  awe_work *w = p ? awe_pool_alloc(p, sizeof(awe_work)) : NULL;
+  if (!w) {
+    awe_pool_free(p);
+    awe_err_set(err, AWE_ENOMEM, "out of memory (workspace)");
+    return NULL;
+  }
+  w->pool = p;
+  w->nx = m->reg.state.size;
+  w->nu = m->reg.input.size;
+  w->ny = m->reg.output.size;
+  w->bad_x = -1;
+  int np = m->npoint, ns = m->nsegment;
+  if (build_maps(m, w) || build_point_segs(m, w)) goto oom;
+
+  w->segment_lambda = dbls(p, ns);
+  w->pulley_mass = dbls(p, m->npulley);
+  w->pos = dbls(p, 3 * np);
+  w->vel = dbls(p, 3 * np);
+  w->acc = dbls(p, 3 * np);
+  w->mass = dbls(p, np);
+  w->spring = dbls(p, 3 * np);
+  w->force = dbls(p, 3 * np);
+  w->seg_l0 = dbls(p, ns);
+  w->seg_len = dbls(p, ns);
+  w->seg_force = dbls(p, ns);
+  w->seg_dir = dbls(p, 3 * ns);
+  w->seg_drag = dbls(p, 3 * ns);
+  w->tether_len = dbls(p, m->ntether);
+  w->tether_stretched = dbls(p, m->ntether);
+  w->winch_vel = dbls(p, m->nwinch);
+  w->winch_force = dbls(p, m->nwinch);
+  w->winch_torque = dbls(p, m->nwinch);
+  w->winch_acc = dbls(p, m->nwinch);
+  w->pulley_len = dbls(p, m->npulley);
+  w->pulley_vel = dbls(p, m->npulley);
+  w->pulley_acc = dbls(p, m->npulley);
+  w->u = dbls(p, w->nu);
+  if (!w->segment_lambda || !w->pulley_mass || !w->pos || !w->vel || !w->acc || !w->mass ||
+      !w->spring || !w->force || !w->seg_l0 || !w->seg_len || !w->seg_force || !w->seg_dir ||
+      !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
+      !w->winch_force || !w->winch_torque || !w->winch_acc || !w->pulley_len ||
+      !w->pulley_vel || !w->pulley_acc || !w->u)
+    goto oom;
+
+  for (int s = 0; s < ns; s++) {
+    double d = m->segment_diameter[s];
+    w->segment_lambda[s] = m->segment_density[s] * AWE_PI * 0.25 * d * d;
+  }
+  for (int i = 0; i < m->npulley; i++)
+    w->pulley_mass[i] = m->pulley_sum_len[i] * w->segment_lambda[m->pulley_seg[2 * i]];
+
+  if (w->nqs > 0) {
+    w->qs = awe_qs_alloc(m, w);
+    if (!w->qs) goto oom;
+  }
+  return w;
+
+oom:
+  awe_work_free(w);
+  awe_err_set(err, AWE_ENOMEM, "out of memory (workspace)");
+  return NULL;
+}
+
+
+void awe_work_free(awe_work *w) {
+  if (!w) return;
+  awe_qs_free(w->qs);
+  awe_pool_free(w->pool);
+}
+
+
+void awe_state_init(const awe_model *m, awe_work *w, double *y) {
+  int np = m->npoint;
+  memcpy(w->pos, m->point_pos0, sizeof(double) * 3 * (size_t)np);
+  memset(w->vel, 0, sizeof(double) * 3 * (size_t)np);
+  for (int i = 0; i < np; i++) {
+    int o = w->point_x[i];
+    if (o < 0) continue;
+    for (int k = 0; k < 3; k++) {
+      y[o + k] = m->point_pos0[3 * i + k];
+      y[o + 3 + k] = m->point_vel0[3 * i + k];
+    }
+  }
+  for (int i = 0; i < m->ntether; i++) {
+    w->tether_len[i] = m->tether_len0[i];
+    if (w->tether_x[i] >= 0) y[w->tether_x[i]] = m->tether_len0[i];
+  }
+  for (int i = 0; i < m->nwinch; i++) {
+    w->winch_vel[i] = m->winch_init_vel[i];
+    if (w->winch_x[i] >= 0) y[w->winch_x[i]] = m->winch_brake0[i] ? 0.0 : m->winch_init_vel[i];
+  }
+  for (int i = 0; i < m->npulley; i++) {
+    w->pulley_len[i] = m->pulley_len0[i];
+    w->pulley_vel[i] = 0.0;
+    if (w->pulley_x[i] >= 0) {
+      y[w->pulley_x[i]] = m->pulley_len0[i];
+      y[w->pulley_x[i] + 1] = 0.0;
+    }
+  }
+  if (w->qs) awe_qs_reset(m, w);
+}
+
+
+void awe_input_default(const awe_model *m, const awe_work *w, double *u) {
+  memset(u, 0, sizeof(double) * (size_t)(w->nu > 0 ? w->nu : 0));
+  for (int i = 0; i < m->nwinch; i++) {
+    if (w->winch_u_brake[i] >= 0) u[w->winch_u_brake[i]] = m->winch_brake0[i] ? 1.0 : 0.0;
+    if (w->winch_u_speed[i] >= 0) u[w->winch_u_speed[i]] = m->winch_init_vel[i];
+  }
+  if (w->u_v_wind >= 0) u[w->u_v_wind] = m->env.v_wind;
+}
+
+
+void awe_work_warn(awe_work *w, int kind, double t, int index) {
+  awe_warning *wn = &w->warn[kind];
+  if (wn->count++ == 0) {
+    wn->t = t;
+    wn->index = index;
+  }
+}

@@ -1,0 +1,150 @@
+/* work.h: the workspace of one simulation (after MuJoCo's mjData).
+ *
+ * Everything the right-hand side derives from the state y lives here: unpacked positions and
+ * velocities, current rest lengths and masses, segment forces, winch and pulley quantities, the
+ * quasi-static solver's scratch, counters and warnings. awe_work_alloc sizes every array from
+ * the model once (one pool); nothing is allocated afterwards. The model stays read-only, so two
+ * workspaces may run the same model side by side (tests, finite differences, sweeps).
+ *
+ * Address maps (-1 = none) translate components to places in the flat vectors:
+ *   point_x[i]   offset of pos (vel at +3) in y for points with a state
+ *   point_qs[i]  offset of the position in the quasi-static unknowns (QUASI_STATIC points)
+ *   tether_x, winch_x, pulley_x (len; vel at +1), pulley_qs
+ *   *_u_*        offsets in the input vector u
+ * They are read from the registry (layout.c), so the layout is defined in one place.
+ */
+#ifndef AWE_WORK_H
+#define AWE_WORK_H
+
+#include <math.h>
+
+#include "model.h"
+#include "pool.h"
+
+#define AWE_PI 3.14159265358979323846
+
+/* Runtime warnings, counted (MuJoCo's d->warning[]): the first occurrence is kept. */
+enum {
+  AWE_WARN_QS_NOCONV = 0,  /* quasi-static Newton hit its iteration cap (step retried) */
+  AWE_WARN_QS_SINGULAR,    /* quasi-static Jacobian singular (step retried) */
+  AWE_WARN_NONFINITE,      /* a trial stage produced a non-finite value (step retried) */
+  AWE_NWARN
+};
+
+typedef struct {
+  unsigned long count;     /* occurrences */
+  double t;                /* time of the first one [s] */
+  int index;               /* component / state index of the first one */
+} awe_warning;
+
+typedef struct {
+  unsigned long rhs;       /* right-hand-side evaluations (including Jacobian columns) */
+  unsigned long jac;       /* Jacobian evaluations */
+  unsigned long steps;     /* accepted integrator steps */
+  unsigned long rejected;  /* rejected (retried) steps */
+  unsigned long qs_solves, qs_iter; /* quasi-static Newton solves and iterations */
+} awe_stats;
+
+struct awe_qs;
+
+typedef struct awe_work {
+  int nx, nu, ny;          /* sizes of state, input and output vectors */
+  int nqs;                 /* quasi-static unknowns: 3 per QUASI_STATIC point + 1 per QS pulley */
+  int nqs_point;           /* QUASI_STATIC points */
+
+  /* address maps (see above) */
+  int *point_x, *point_qs;
+  int *tether_x, *winch_x, *pulley_x, *pulley_qs;
+  int *winch_u_torque, *winch_u_brake, *winch_u_speed;
+  int *segment_u_l0, *point_u_force;
+  int u_v_wind;
+
+  /* topology helpers: segments touching each point (CSR) */
+  int *point_seg_adr, *point_seg_num, *point_segs;
+  double *segment_lambda;  /* line mass per length rho pi d^2/4 [kg/m] */
+  double *pulley_mass;     /* rope mass of a pulley, sum_len * lambda of leg 1 [kg] */
+
+  /* kinematics, unpacked from y (static and quasi-static points filled too) */
+  double *pos, *vel;       /* [3 np] [m], [m/s] */
+  double *acc;             /* [3 np] [m/s^2] (points with a state) */
+  double *mass;            /* [np] current point mass [kg] */
+  double *spring;          /* [3 np] segment spring-damper forces + half line drag [N] */
+  double *force;           /* [3 np] total point force F_i [N] */
+
+  /* segments */
+  double *seg_l0;          /* current rest length [m] */
+  double *seg_len;         /* current length [m] */
+  double *seg_force;       /* spring-damper force F_s, tension positive [N] */
+  double *seg_dir;         /* [3 ns] unit vector from p1 to p2 */
+  double *seg_drag;        /* [3 ns] line drag (before the split to the ends) [N] */
+
+  /* tethers, winches, pulleys */
+  double *tether_len;      /* unstretched length [m] */
+  double *tether_stretched;/* sum of segment lengths [m] */
+  double *winch_vel;       /* reel-out speed [m/s] */
+  double *winch_force;     /* |F_w| [N] */
+  double *winch_torque;    /* motor set torque [N m] */
+  double *winch_acc;       /* [m/s^2] */
+  double *pulley_len, *pulley_vel, *pulley_acc;
+
+  double wind_gnd[3];      /* wind vector at h_ref [m/s] */
+  double *u;               /* [nu] effective inputs of the last rhs call */
+
+  struct awe_qs *qs;       /* quasi-static solver scratch (NULL when nqs == 0) */
+
+  awe_stats stats;
+  awe_warning warn[AWE_NWARN];
+  int bad_x;               /* state index of the first non-finite value the rhs saw, or -1 */
+  int bad_dydt;            /* 1 if it was a derivative rather than a state */
+  double bad_t;            /* its time [s] */
+
+  awe_pool *pool;          /* owns every array above */
+} awe_work;
+
+/* Allocate a workspace for m (which must outlive it). NULL with err set on failure. */
+awe_work *awe_work_alloc(const awe_model *m, awe_err *err);
+void awe_work_free(awe_work *w);
+
+/* Initial state y0 [w->nx] from the placed model (point_pos0/vel0, tether_len0, init_vel,
+ * pulley_len0). Also resets the quasi-static warm start. */
+void awe_state_init(const awe_model *m, awe_work *w, double *y);
+
+/* Default inputs u0 [w->nu]: zero torque, brake as in the model, no rest-length change, no
+ * external force, v_wind from the settings, speed-controlled winches at their init_vel. */
+void awe_input_default(const awe_model *m, const awe_work *w, double *u);
+
+/* Record a warning (first occurrence keeps t and index). */
+void awe_work_warn(awe_work *w, int kind, double t, int index);
+
+/* ---- small 3-vector helpers ---- */
+static inline double awe_v3_dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline double awe_v3_norm(const double a[3]) { return sqrt(awe_v3_dot(a, a)); }
+static inline void awe_v3_sub(double r[3], const double a[3], const double b[3]) {
+  r[0] = a[0] - b[0];
+  r[1] = a[1] - b[1];
+  r[2] = a[2] - b[2];
+}
+static inline void awe_v3_cross(double r[3], const double a[3], const double b[3]) {
+  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
+         z = a[0] * b[1] - a[1] * b[0];
+  r[0] = x;
+  r[1] = y;
+  r[2] = z;
+}
+/* r += s a */
+static inline void awe_v3_addto(double r[3], double s, const double a[3]) {
+  r[0] += s * a[0];
+  r[1] += s * a[1];
+  r[2] += s * a[2];
+}
+
+/* Does point i carry a state (pos, vel)? DYNAMIC points and, until wing dynamics exist, WING
+ * points of both wing kinds (see layout.c). */
+int awe_point_has_state(const awe_model *m, int i);
+
+/* Does pulley i carry a state (len, vel)? DYNAMIC pulleys whose rope has mass (layout.c). */
+int awe_pulley_has_state(const awe_model *m, int i);
+
+#endif

@@ -1,0 +1,89 @@
+#!/bin/sh
+# simulate_cli.sh: `awesim simulate` on the command line: help and usage errors, CSV on stdout
+# (header, C locale numbers, selection, a pipe closed by `head`), the summary line, the
+# summary JSON, exit codes for bad input and output. HDF5 contents are checked by
+# tests/test_simulate_cli.c.
+AWESIM=${AWESIM:-./awesim}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
+sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
+
+# check NAME EXPECTED_EXIT CMD...  (stdout -> $tmp/out, stderr -> $tmp/err)
+check() {
+  name=$1
+  want=$2
+  shift 2
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
+}
+
+# grep_in NAME FILE PATTERN
+grep_in() {
+  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
+}
+
+check help 0 "$AWESIM" simulate --help
+grep_in help "$tmp/out" '^usage: awesim simulate'
+grep_in help-csv "$tmp/out" '--csv'
+check no-scenario 2 "$AWESIM" simulate
+check unknown-option 2 "$AWESIM" simulate --frobnicate scenarios/pendulum.yaml
+check missing-file 66 "$AWESIM" simulate scenarios/does_not_exist.yaml
+check bad-set 65 "$AWESIM" simulate scenarios/pendulum.yaml --set run.duration=-1 --no-hdf5
+check bad-solver 65 "$AWESIM" simulate scenarios/pendulum.yaml --set run.solver=rk45 --no-hdf5
+grep_in bad-solver "$tmp/err" "rk45"
+check bad-pattern 2 "$AWESIM" simulate scenarios/pendulum.yaml --no-hdf5 --csv=points.nosuch.pos.x
+check unwritable 74 "$AWESIM" simulate scenarios/pendulum.yaml -o /proc/awesim/x.h5
+
+# CSV: header with units, one row per log step, '.' decimal point whatever the locale
+check csv 0 env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$AWESIM" simulate scenarios/pendulum.yaml \
+  --no-hdf5 --set run.duration=1 --csv='time,points.bob.pos.x,points.bob.pos.z'
+grep_in csv-header "$tmp/out" '^time\[s\],points\.bob\.pos\.x\[m\],points\.bob\.pos\.z\[m\]$'
+rows=$(($(wc -l <"$tmp/out") - 1))
+if [ "$rows" -eq 101 ]; then ok; else bad "csv rows: $rows, expected 101"; fi
+grep_in csv-first "$tmp/out" '^0,0\.173648178,-0\.984807753$'
+grep_in csv-last "$tmp/out" '^1,'
+# the summary line on stderr (not a terminal: no progress line)
+grep_in summary "$tmp/err" 'awesim: complete: simulated 1 s in .* real time\); steps [0-9]+ \(rejected [0-9]+\), rhs [0-9]+, jacobian [0-9]+; rk8pd'
+if grep -q "$(printf '\r')" "$tmp/err"; then bad "progress line without a terminal"; else ok; fi
+
+# all channels when --csv has no patterns: 1 + 3*3*2 points + 2 segment + ... columns
+check csv-all 0 "$AWESIM" simulate scenarios/pendulum.yaml --no-hdf5 --set run.duration=0.1 --csv
+cols=$(head -1 "$tmp/out" | tr ',' '\n' | wc -l)
+if [ "$cols" -eq 21 ]; then ok; else bad "csv-all: $cols columns, expected 21"; fi
+
+# a closed pipe: `| head` ends the run quietly with status 0
+( "$AWESIM" simulate scenarios/hanging_tether_winch.yaml --no-hdf5 --set run.duration=2000 \
+    --csv=time,winches.*.force 2>"$tmp/err"; echo $? >"$tmp/rc" ) | head -3 >"$tmp/out"
+rc=$(cat "$tmp/rc")
+if [ "$rc" -eq 0 ] && ! sanitizer; then ok; else bad "pipe: exit $rc"; fi
+grep_in pipe-header "$tmp/out" '^time\[s\],winches\.main_winch\.force\[N\]$'
+n=$(wc -l <"$tmp/out")
+if [ "$n" -eq 3 ]; then ok; else bad "pipe: $n lines"; fi
+if grep -qi "broken pipe\|error" "$tmp/err"; then bad "pipe: message on stderr"; else ok; fi
+
+# -q: nothing on stderr; --summary-json
+check quiet 0 "$AWESIM" simulate scenarios/pendulum.yaml --no-hdf5 --set run.duration=0.5 -q \
+  --summary-json "$tmp/sum.json"
+if [ -s "$tmp/err" ]; then bad "quiet: stderr not empty"; else ok; fi
+grep_in json "$tmp/sum.json" '"status": "complete", "exit_code": 0, "t_end": 0.5,'
+grep_in json-steps "$tmp/sum.json" '"steps": [1-9][0-9]*, "rejected_steps": [0-9]+, "rhs_calls": [0-9]+'
+
+# scheduled inputs: the winch brake holds the length until 5 s, then the motor lets it creep
+check inputs 0 "$AWESIM" simulate scenarios/hanging_tether_winch.yaml --no-hdf5 \
+  --csv=time,tethers.main_tether.len,winches.main_winch.vel
+grep_in inputs-header "$tmp/out" '^time\[s\],tethers\.main_tether\.len\[m\],winches\.main_winch\.vel\[m/s\]$'
+grep_in inputs-held "$tmp/out" '^5,100,0$'
+grep_in inputs-creep "$tmp/out" '^20,99\.9[0-9]*,-0\.00[0-9]*$'
+
+# failure: exit 1, the variable named
+check nonfinite 1 "$AWESIM" simulate scenarios/tests/nonfinite.yaml --no-hdf5 --csv=time
+grep_in nonfinite-msg "$tmp/err" 'error: t = 0\.5 s: non-finite derivative of points\.kite\.vel\.x'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,159 @@
+#!/bin/sh
+# toolkit_plot.sh: tools/awesim-plot on runs of shipped scenarios (the aerostat test model and
+# scenarios/default.yaml): the standard figure and --channels write PNGs of the expected size
+# with more than one colour; --list, a sweep summary plot, error exits (2, 65, 66, 69, 74) and
+# the re-exec from a python3 that lacks numpy/h5py/matplotlib.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+AWESIM=${AWESIM:-./awesim}
+case $AWESIM in /*) ;; *) AWESIM=$(pwd)/$AWESIM ;; esac
+PLOT=tools/awesim-plot
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() {
+  name=$1
+  shift
+  if "$@"; then ok; else bad "$name"; fi
+}
+
+PY=$(tools/find-python) || {
+  echo "FAIL no Python 3 with numpy, h5py and matplotlib (tools/install-deps installs them)"
+  echo "0 passed, 1 failed"
+  exit 1
+}
+
+# png_ok FILE W H: a PNG of W x H pixels that is not blank (more than one colour)
+png_ok() {
+  "$PY" - "$1" "$2" "$3" <<'EOF'
+import sys
+import numpy as np
+import matplotlib.image as mpimg
+path, w, h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "rb") as f:
+    head = f.read(24)
+if head[:8] != b"\x89PNG\r\n\x1a\n":
+    sys.exit(f"{path}: not a PNG")
+pw, ph = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+if (pw, ph) != (w, h):
+    sys.exit(f"{path}: {pw}x{ph}, expected {w}x{h}")
+img = mpimg.imread(path)
+colours = len(np.unique(img.reshape(-1, img.shape[-1]), axis=0))
+if colours < 2:
+    sys.exit(f"{path}: a single colour")
+EOF
+}
+
+# runs of shipped scenarios
+"$AWESIM" simulate -q tests/data/sweep/aerostat.yaml --set run.duration=5 -o "$T/a.h5" 2>"$T/err"
+check "simulate the aerostat: $(cat "$T/err")" [ -s "$T/a.h5" ]
+"$AWESIM" simulate -q scenarios/default.yaml --set run.duration=2 -o "$T/p.h5" 2>"$T/err"
+check "simulate the pendulum: $(cat "$T/err")" [ -s "$T/p.h5" ]
+
+# standard figure, default name and size
+"$PLOT" "$T/a.h5" 2>"$T/err"
+rc=$?
+check "standard figure exit $rc: $(cat "$T/err")" [ "$rc" -eq 0 ]
+check "standard figure: 1600x1000 PNG beside the log, not blank" png_ok "$T/a.png" 1600 1000
+"$PLOT" "$T/p.h5" -o "$T/p.png" --size 900x500 2>"$T/err"
+check "pendulum figure --size 900x500: $(cat "$T/err")" png_ok "$T/p.png" 900 500
+
+# chosen channels
+"$PLOT" "$T/a.h5" -o "$T/c.png" --size 640x480 \
+  --channels 'winches.*.force,points.balloon.pos.z,tethers.main_tether.len' 2>"$T/err"
+check "--channels: $(cat "$T/err")" png_ok "$T/c.png" 640 480
+"$PLOT" "$T/a.h5" -o - --channels points.balloon.pos >"$T/stdout.png" 2>"$T/err"
+check "-o - writes the PNG to stdout" png_ok "$T/stdout.png" 1600 1000
+"$PLOT" "$T/a.h5" -o "$T/c.svg" --channels 'winches.main_winch.force' 2>"$T/err"
+check "svg output" grep -q '<svg' "$T/c.svg"
+
+# a log with wings (written here in the layout of issue 5: /wings/pos, elevation, azimuth,
+# heading, course, aoa in rad): every standard panel
+"$PY" - "$T/w.h5" <<'EOF'
+import sys
+import h5py
+import numpy as np
+t = np.linspace(0, 40, 400)
+el, az = np.radians(40 + 10 * np.sin(t / 1.6)), np.radians(25 * np.sin(t / 3.2))
+r = 200 + 2 * t
+pos = np.stack([r * np.cos(el) * np.cos(az), -r * np.cos(el) * np.sin(az), r * np.sin(el)], -1)
+with h5py.File(sys.argv[1], "w") as f:
+    f.attrs["status"] = np.bytes_("complete")
+    f["scenario"] = np.bytes_("awesim: 1\nname: kite\n")
+    def ds(path, a, unit, names=None):
+        f[path] = a
+        f[path].attrs["units"] = np.bytes_(unit)
+        if names:
+            f[path].parent.attrs["names"] = np.array([n.encode() for n in names])
+    ds("time", t, "s")
+    ds("points/pos", np.stack([0 * pos, 0.98 * pos], 1), "m", ["ground", "kcu"])
+    ds("wings/pos", pos[:, None], "m", ["kite"])
+    for n, a in (("elevation", el), ("azimuth", az), ("heading", 3 * az),
+                 ("course", 3 * az + 0.2), ("aoa", np.radians(8 + np.sin(t)))):
+        ds("wings/" + n, a[:, None], "rad")
+    ds("winches/force", (3000 + 800 * np.sin(t))[:, None], "N", ["main"])
+    ds("winches/vel", np.full((t.size, 1), 2.0), "m/s")
+    ds("tethers/len", r[:, None], "m", ["main"])
+EOF
+"$PLOT" "$T/w.h5" -o "$T/w.png" 2>"$T/err"
+check "figure of a log with wings: $(cat "$T/err")" png_ok "$T/w.png" 1600 1000
+
+# --list: the CSV channel names with units
+"$PLOT" "$T/a.h5" --list >"$T/list" 2>"$T/err"
+check "--list: winch force" grep -qx 'winches.main_winch.force \[N\]' "$T/list"
+check "--list: balloon position" grep -qx 'points.balloon.pos.z \[m\]' "$T/list"
+# the channel names agree with awesim's CSV header
+"$AWESIM" simulate -q tests/data/sweep/aerostat.yaml --set run.duration=0.2 --no-hdf5 --csv \
+  2>/dev/null | head -1 | tr ',' '\n' | sed 's/\[.*//' | grep -v '^time$' | sort >"$T/csv_names"
+sed 's/ \[.*//' "$T/list" | sort >"$T/plot_names"
+check "--list names = the CSV header's names" cmp -s "$T/csv_names" "$T/plot_names"
+
+# a sweep summary
+mkdir -p "$T/sw"
+cat >"$T/sw/summary.csv" <<'EOF'
+point,a.b,settings.environment.v_wind,status,exit_code,force_mean[N],force_max[N],power_mean[W],elevation_final[deg],t_end[s],wall_time[s],realtime_factor,steps,rhs_calls,scenario,hdf5,error
+1,1,4,complete,0,10,12,0,80,10,0.1,100,1,1,x,,
+2,1,8,complete,0,20,25,0,60,10,0.1,100,1,1,x,,
+3,2,4,complete,0,15,18,0,70,10,0.1,100,1,1,x,,
+4,2,8,failed,1,,,,,,,,,,x,,boom
+EOF
+"$PLOT" "$T/sw" --size 800x600 2>"$T/err"
+check "sweep plot: $(cat "$T/err")" png_ok "$T/sw/summary.png" 800 600
+"$PLOT" "$T/sw/summary.csv" -o "$T/sw2.png" --x a.b --by settings.environment.v_wind --y force_max 2>"$T/err"
+check "sweep plot --x --by --y: $(cat "$T/err")" png_ok "$T/sw2.png" 1600 1000
+"$PLOT" "$T/sw" --y nosuch -o "$T/x.png" 2>"$T/err"
+check "sweep plot: unknown column exit 2" [ $? -eq 2 ]
+
+# errors and exit codes
+"$PLOT" "$T/a.h5" --channels 'points.balloon.pos.q' -o "$T/x.png" 2>"$T/err"
+rc=$?
+check "pattern without match: exit $rc (2)" [ "$rc" -eq 2 ]
+check "pattern without match: suggestion" grep -q "did you mean 'points.balloon.pos.z'" "$T/err"
+"$PLOT" "$T/nope.h5" 2>"$T/err"
+check "missing file: exit 66" [ $? -eq 66 ]
+printf 'not hdf5\n' >"$T/bad.h5"
+"$PLOT" "$T/bad.h5" 2>"$T/err"
+check "not an HDF5 file: exit 65" [ $? -eq 65 ]
+"$PLOT" "$T/a.h5" -o "$T/no/such/dir/x.png" 2>"$T/err"
+check "unwritable output: exit 74" [ $? -eq 74 ]
+"$PLOT" "$T/a.h5" --size 10 2>"$T/err"
+check "bad --size: exit 2" [ $? -eq 2 ]
+check "help" sh -c "'$PLOT' --help | grep -q 'Exit status'"
+
+# a python3 without the modules (here: one started with -S, which hides dist-packages):
+# the script re-runs itself with one that has them, or says what is missing (exit 69)
+mkdir -p "$T/bin"
+printf '#!/bin/sh\nexec %s -S "$@"\n' "$PY" >"$T/bin/python3"
+chmod +x "$T/bin/python3"
+PATH="$T/bin:$PATH" "$T/bin/python3" "$PLOT" "$T/a.h5" -o "$T/re.png" --size 300x200 2>"$T/err"
+check "re-exec with a python3 that has the modules: $(cat "$T/err")" png_ok "$T/re.png" 300 200
+PATH="$T/bin:$PATH" AWESIM_PLOT_REEXEC=1 "$T/bin/python3" "$PLOT" "$T/a.h5" -o "$T/x.png" 2>"$T/err"
+rc=$?
+check "no python3 with the modules: exit $rc (69)" [ "$rc" -eq 69 ]
+check "no python3 with the modules: says which packages" grep -q 'apt-get install python3-numpy python3-h5py python3-matplotlib' "$T/err"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
