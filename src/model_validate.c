@@ -303,6 +303,19 @@ static awe_status check_wings(const awe_model *m, const awe_spec *s, awe_diag *w
 }
 
 
+/* Where a setting was given (its YAML value, possibly a --set or a scenario override), or the
+ * settings file when it took its default. */
+static const awe_loc *setting_loc(const awe_spec *s, const char *key, awe_loc *fallback) {
+  int i = awe_settings_find(key);
+  if (i >= 0 && i < 128 && s->settings.given[i] && s->settings.loc[i].file)
+    return &s->settings.loc[i];
+  fallback->file = s->scenario.settings_file ? s->scenario.settings_file : "settings";
+  fallback->line = 0;
+  fallback->col = 0;
+  return fallback;
+}
+
+
 static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, awe_err *err) {
   const awe_settings *st = &s->settings;
   const char *f = s->scenario.settings_file ? s->scenario.settings_file : "settings";
@@ -310,36 +323,40 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
   if (gi >= 0 && !st->given[gi] && m->npoint > 0)
     awe_warn(w, NULL, "%s: system.g_earth is not set: gravity is 0 (KiteUtils default); set "
              "g_earth: 9.81", f);
+  awe_loc fb;
   if (st->profile_law < 0 || st->profile_law > 3)
-    return awe_err_set(err, AWE_EINVAL,
-                       "%s: environment.profile_law = %d is not supported (allowed: 0 uniform, "
-                       "1 EXP, 2 LOG, 3 EXPLOG)", f, st->profile_law);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "profile_law", &fb),
+                      "environment.profile_law = %d is not supported (allowed: 0 uniform, 1 EXP, "
+                      "2 LOG, 3 EXPLOG)", st->profile_law);
   if (st->profile_law > 0 && !(st->h_ref > 0))
-    return awe_err_set(err, AWE_EINVAL,
-                       "%s: environment.h_ref = %g m must be > 0 for profile_law %d", f, st->h_ref,
-                       st->profile_law);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "h_ref", &fb),
+                      "environment.h_ref = %g m must be > 0 for profile_law %d", st->h_ref,
+                      st->profile_law);
   if ((st->profile_law == 2 || st->profile_law == 3) && !(st->z0 > 0 && st->z0 < st->h_ref))
-    return awe_err_set(err, AWE_EINVAL,
-                       "%s: environment.z0 = %g m must be in (0, h_ref) for the LOG profile", f,
-                       st->z0);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "z0", &fb),
+                      "environment.z0 = %g m must be in (0, h_ref) for the LOG profile", st->z0);
   if (st->rho_0 < 0 || st->rho_0 > 100)
-    return awe_err_set(err, AWE_EINVAL, "%s: environment.rho_0 = %g kg/m^3 is out of range "
-                       "(0 ... 100)", f, st->rho_0);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "rho_0", &fb),
+                      "environment.rho_0 = %g kg/m^3 is out of range (0 ... 100)", st->rho_0);
   if (st->temp_ref <= -273.15)
-    return awe_err_set(err, AWE_EINVAL, "%s: environment.temp_ref = %g degC is below absolute "
-                       "zero", f, st->temp_ref);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "temp_ref", &fb),
+                      "environment.temp_ref = %g degC is below absolute zero", st->temp_ref);
   if (m->env.v_wind < 0 || m->env.v_wind > 1000)
-    return awe_err_set(err, AWE_EINVAL, "%s: environment.v_wind = %g m/s is out of range "
-                       "(0 ... 1000)", f, m->env.v_wind);
+    return awe_err_at(err, AWE_EINVAL,
+                      setting_loc(s, st->use_wind_vec ? "wind_vec" : "v_wind", &fb),
+                      "environment.v_wind = %g m/s is out of range (0 ... 1000)", m->env.v_wind);
   if (!isfinite(m->env.g) || fabs(m->env.g) > 1000)
-    return awe_err_set(err, AWE_EINVAL, "%s: system.g_earth = %g m/s^2 is out of range", f,
-                       m->env.g);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "g_earth", &fb),
+                      "system.g_earth = %g m/s^2 is out of range (-1000 ... 1000)", m->env.g);
   if (st->sample_freq < 0)
-    return awe_err_set(err, AWE_EINVAL, "%s: system.sample_freq = %g Hz must be >= 0", f,
-                       st->sample_freq);
-  if (st->d_tether < 0 || st->rho_tether < 0 || st->e_tether < 0 || st->cd_tether < 0)
-    return awe_err_set(err, AWE_EINVAL, "%s: tether.d_tether, rho_tether, e_tether and cd_tether "
-                       "must be >= 0", f);
+    return awe_err_at(err, AWE_EINVAL, setting_loc(s, "sample_freq", &fb),
+                      "system.sample_freq = %g Hz must be >= 0", st->sample_freq);
+  static const char *const nonneg[] = {"d_tether", "rho_tether", "e_tether", "cd_tether"};
+  const double vals[] = {st->d_tether, st->rho_tether, st->e_tether, st->cd_tether};
+  for (int k = 0; k < 4; k++)
+    if (vals[k] < 0)
+      return awe_err_at(err, AWE_EINVAL, setting_loc(s, nonneg[k], &fb),
+                        "tether.%s = %g must be >= 0", nonneg[k], vals[k]);
   const awe_opt *o = &m->opt;
   if (o->dt > o->duration && o->duration > 0)
     return awe_err_set(err, AWE_EINVAL, "%s: run.dt = %g s is longer than run.duration = %g s",

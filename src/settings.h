@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "status.h"
+
 #define AWE_SET_VMAX 8
 
 /* X(section, key, type, default, unit, description) */
@@ -89,8 +91,10 @@ typedef struct {
 #define X(sec, key, type, def, unit, doc) AWE_SET_DECL_##type(key)
   AWE_SETTINGS_FIELDS(X)
 #undef X
-  /* which keys a file set (index in the field list), to warn about defaults that bite */
+  /* which keys a file set (index in the field list), to warn about defaults that bite, and
+   * where (borrowed from the spec's documents: valid while the spec lives) */
   unsigned char given[128];
+  awe_loc loc[128];
 } awe_settings;
 
 typedef enum { AWE_SET_D, AWE_SET_I, AWE_SET_B, AWE_SET_S, AWE_SET_V } awe_set_type;

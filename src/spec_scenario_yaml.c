@@ -194,9 +194,14 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
         TRY(awe_ynode_double(tt->items[i], w, &in->table_t[i], err));
         snprintf(w, sizeof(w), "%s.value[%d]", sec, i);
         TRY(awe_ynode_double(vv->items[i], w, &in->table_v[i], err));
-        if (i > 0 && !(in->table_t[i] > in->table_t[i - 1]))
+        /* a repeated time is a jump: the later value holds from that time on */
+        if (i > 0 && !(in->table_t[i] >= in->table_t[i - 1]))
           return awe_err_at(err, AWE_EINVAL, &tt->items[i]->loc,
-                            "%s.time: times must increase strictly", sec);
+                            "%s.time: times must not decrease (%g after %g)", sec,
+                            in->table_t[i], in->table_t[i - 1]);
+        if (i > 1 && in->table_t[i] == in->table_t[i - 2])
+          return awe_err_at(err, AWE_EINVAL, &tt->items[i]->loc,
+                            "%s.time: a time may appear at most twice (a jump)", sec);
       }
       break;
     }

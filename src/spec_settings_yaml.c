@@ -71,7 +71,10 @@ static awe_status set_field(awe_spec *s, int idx, const awe_ynode *v, const char
       break;
     }
   }
-  if (idx < (int)sizeof(s->settings.given)) s->settings.given[idx] = 1;
+  if (idx < (int)sizeof(s->settings.given)) {
+    s->settings.given[idx] = 1;
+    s->settings.loc[idx] = v->loc;
+  }
   return AWE_OK;
 }
 

@@ -449,6 +449,20 @@ awe_ynode *awe_ymap_get(const awe_ynode *map, const char *key) {
 }
 
 
+/* Split "name[3]" into name and index (-1 when there is no index). */
+static int split_index(char *part, long *idx) {
+  *idx = -1;
+  char *br = strchr(part, '[');
+  if (!br) return 0;
+  char *end;
+  long v = strtol(br + 1, &end, 10);
+  if (end == br + 1 || *end != ']' || end[1] || v < 0) return -1;
+  *br = 0;
+  *idx = v;
+  return 0;
+}
+
+
 awe_status awe_ydoc_set_path(awe_ydoc *d, const char *path, awe_ynode *value, awe_err *err) {
   if (!d->root || d->root->kind == AWE_Y_NULL) {
     yaml_mark_t m = {0, 0, 0};
@@ -465,12 +479,34 @@ awe_status awe_ydoc_set_path(awe_ydoc *d, const char *path, awe_ynode *value, aw
       return awe_err_set(err, AWE_EUSAGE, "--set %s: empty or too long key in the path", path);
     memcpy(part, s, len);
     part[len] = 0;
+    long li;
+    if (split_index(part, &li) || !part[0])
+      return awe_err_set(err, AWE_EUSAGE,
+                         "--set %s: '%s' is not a key or key[INDEX] (0-based list index)", path,
+                         part);
     if (cur->kind != AWE_Y_MAP)
       return awe_err_set(err, AWE_EUSAGE, "--set %s: '%s' is not a mapping in the scenario",
                          path, part);
     int idx = -1;
     for (int i = 0; i < cur->n; i++)
       if (!strcmp(cur->keys[i]->str, part)) idx = i;
+    if (li >= 0) {
+      /* key[N]: an element of an existing list */
+      awe_ynode *seq = idx >= 0 ? cur->items[idx] : NULL;
+      if (!seq || seq->kind != AWE_Y_SEQ)
+        return awe_err_set(err, AWE_EUSAGE, "--set %s: '%s' is not a list in the scenario", path,
+                           part);
+      if (li >= seq->n)
+        return awe_err_set(err, AWE_EUSAGE, "--set %s: index %ld is out of range ('%s' has %d "
+                           "elements, 0 ... %d)", path, li, part, seq->n, seq->n - 1);
+      if (!dot) {
+        seq->items[li] = value;
+        return AWE_OK;
+      }
+      cur = seq->items[li];
+      s = dot + 1;
+      continue;
+    }
     if (!dot) {
       if (idx >= 0) {
         cur->items[idx] = value;

@@ -185,6 +185,17 @@ reset; good_structure
 ARGS="--set =3" expect set_usage 2 "--set '=3': expected KEY.PATH=VALUE"
 
 reset; good_structure
+ARGS="--set settings.environment.v_wind=1e6" expect set_value_range 65 "^awesim: error: --set settings.environment.v_wind: environment.v_wind = 1e\\+06 m/s is out of range \\(0 ... 1000\\)"
+
+reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ninputs:\n  - {input: wind.v_wind, type: constant, value: 3}\n' >"$T/scen.yaml"
+ARGS="--set inputs[2].value=4" expect set_index_range 2 "--set inputs\\[2\\].value: index 2 is out of range \\('inputs' has 1 elements, 0 ... 0\\)"
+
+reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ninputs:\n  - {input: wind.v_wind, type: table, time: [0, 1, 1, 0.5], value: [1, 1, 2, 2]}\n' >"$T/scen.yaml"
+expect table_time_decreasing 65 "scen.yaml:4:55: inputs\\[1\\].time: times must not decrease \\(0.5 after 1\\)"
+
+reset; good_structure
 printf 'awesim: 1\nmodel: {structure: missing.yaml, settings: settings.yaml}\n' >"$T/scen.yaml"
 expect model_file_missing 66 'missing.yaml: cannot open'
 
