@@ -1,5 +1,6 @@
 /* kite_frames.c: frames, quaternions and kite angles (see kite_frames.h for the conventions). */
 #include "kite_frames.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <string.h>
@@ -8,27 +9,10 @@
 #include <gsl/gsl_matrix.h>
 
 
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 
-static void cross3(const double a[3], const double b[3], double r[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 
-static double normalize3(double v[3]) {
-  double n = sqrt(dot3(v, v));
-  if (n > 0) {
-    v[0] /= n;
-    v[1] /= n;
-    v[2] /= n;
-  }
-  return n;
-}
 
 
 void awe_quat_to_R(const double q[4], double R[9]) {
@@ -90,7 +74,7 @@ void awe_quat_mul(const double a[4], const double b[4], double r[4]) {
 
 
 void awe_quat_from_rotvec(const double phi[3], double q[4]) {
-  double th = sqrt(dot3(phi, phi));
+  double th = sqrt(awe_dot3(phi, phi));
   /* sin(th/2)/th by its series near 0 keeps the map smooth for finite differences */
   double k = th < 1e-8 ? 0.5 - th * th / 48.0 : sin(0.5 * th) / th;
   q[0] = cos(0.5 * th);
@@ -127,14 +111,14 @@ void awe_quat_normalize(double q[4]) {
 
 void awe_R_t_to_w(const double r[3], double R[9]) {
   double z[3] = {r[0], r[1], r[2]}, y[3] = {-r[1], r[0], 0}, x[3];
-  normalize3(z);
+  awe_normalize3(z);
   /* at the zenith the azimuthal direction is undefined: use the +y convention of azimuth 0 */
-  if (normalize3(y) < 1e-12) {
+  if (awe_normalize3(y) < 1e-12) {
     y[0] = 0;
     y[1] = 1;
     y[2] = 0;
   }
-  cross3(y, z, x);
+  awe_cross3(y, z, x);
   for (int i = 0; i < 3; i++) {
     R[3 * i + 0] = x[i];
     R[3 * i + 1] = y[i];
@@ -151,7 +135,7 @@ double awe_heading(const double r[3], const double ex[3]) {
   double R[9];
   awe_R_t_to_w(r, R);
   double xt[3] = {R[0], R[3], R[6]}, yt[3] = {R[1], R[4], R[7]};
-  return atan2(dot3(ex, yt), dot3(ex, xt));
+  return atan2(awe_dot3(ex, yt), awe_dot3(ex, xt));
 }
 
 
@@ -172,10 +156,10 @@ int awe_frame_from_refs(const double z1[3], const double z2[3], const double y1[
     z[k] = z2[k] - z1[k];
     yt[k] = y2[k] - y1[k];
   }
-  if (normalize3(z) < 1e-12 || normalize3(yt) < 1e-12) return -1;
-  cross3(yt, z, x);
-  if (normalize3(x) < 1e-9) return -1;
-  cross3(z, x, y);
+  if (awe_normalize3(z) < 1e-12 || awe_normalize3(yt) < 1e-12) return -1;
+  awe_cross3(yt, z, x);
+  if (awe_normalize3(x) < 1e-9) return -1;
+  awe_cross3(z, x, y);
   for (int i = 0; i < 3; i++) {
     R[3 * i + 0] = x[i];
     R[3 * i + 1] = y[i];
@@ -200,8 +184,8 @@ int awe_principal_axes(const double I[9], double ev[3], double R[9]) {
   memcpy(R, v, sizeof(v));
   /* right-handed: flip the third axis if needed */
   double c0[3] = {R[0], R[3], R[6]}, c1[3] = {R[1], R[4], R[7]}, c2[3] = {R[2], R[5], R[8]}, c[3];
-  cross3(c0, c1, c);
-  if (dot3(c, c2) < 0)
+  awe_cross3(c0, c1, c);
+  if (awe_dot3(c, c2) < 0)
     for (int i = 0; i < 3; i++) R[3 * i + 2] = -R[3 * i + 2];
   return 0;
 }

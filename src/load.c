@@ -16,11 +16,6 @@
 #include "spec_load.h"
 #include "yaml_doc.h"
 
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 
 static awe_spec *spec_new(void) {
@@ -52,7 +47,7 @@ static awe_status load_doc(awe_spec *s, const char *path, awe_ynode **root, awe_
 static awe_status path_value(awe_spec *s, const awe_ynode *n, const char *what, const char *base,
                              const char **out, awe_err *err) {
   const char *p;
-  TRY(awe_ynode_string(n, what, &p, err));
+  AWE_TRY(awe_ynode_string(n, what, &p, err));
   if (!p[0]) return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: empty file name", what);
   /* SymbolicAWEModels strips a leading data/ only for its data path; paths here are relative
      to the file that names them */
@@ -68,22 +63,22 @@ static awe_status read_system(awe_spec *s, const char *path, const awe_ynode *ro
   awe_scenario_spec *sc = &s->scenario;
   const awe_ynode *sys = awe_ymap_get(root, "system");
   static const char *const top[] = {"system"};
-  TRY(awe_ymap_check_keys(root, path, top, 1, err));
+  AWE_TRY(awe_ymap_check_keys(root, path, top, 1, err));
   if (!sys || sys->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, sys ? &sys->loc : &root->loc,
                       "system: expected a mapping naming sim_settings, structural_geometry, ...");
   static const char *const keys[] = {"sim_settings", "structural_geometry", "aero_geometry",
                                      "vsm_settings", "project"};
-  TRY(awe_ymap_check_keys(sys, "system", keys, 5, err));
+  AWE_TRY(awe_ymap_check_keys(sys, "system", keys, 5, err));
   const awe_ynode *n;
   if ((n = awe_ymap_get(sys, "sim_settings")) || (n = awe_ymap_get(sys, "project")))
-    TRY(path_value(s, n, "system.sim_settings", path, &sc->settings_file, err));
+    AWE_TRY(path_value(s, n, "system.sim_settings", path, &sc->settings_file, err));
   if ((n = awe_ymap_get(sys, "structural_geometry")))
-    TRY(path_value(s, n, "system.structural_geometry", path, &sc->structure_file, err));
+    AWE_TRY(path_value(s, n, "system.structural_geometry", path, &sc->structure_file, err));
   if ((n = awe_ymap_get(sys, "aero_geometry")))
-    TRY(path_value(s, n, "system.aero_geometry", path, &sc->aero_file, err));
+    AWE_TRY(path_value(s, n, "system.aero_geometry", path, &sc->aero_file, err));
   if ((n = awe_ymap_get(sys, "vsm_settings")))
-    TRY(path_value(s, n, "system.vsm_settings", path, &sc->vsm_settings_file, err));
+    AWE_TRY(path_value(s, n, "system.vsm_settings", path, &sc->vsm_settings_file, err));
   return AWE_OK;
 }
 
@@ -98,28 +93,28 @@ static awe_status read_model_ref(awe_spec *s, const awe_ynode *model, const char
   if (model->kind == AWE_Y_MAP) {
     static const char *const keys[] = {"structure", "aero", "settings", "vsm_settings",
                                        "system"};
-    TRY(awe_ymap_check_keys(model, "model", keys, 5, err));
+    AWE_TRY(awe_ymap_check_keys(model, "model", keys, 5, err));
     const awe_ynode *n;
     if ((n = awe_ymap_get(model, "system"))) {
       const char *sp;
-      TRY(path_value(s, n, "model.system", base, &sp, err));
+      AWE_TRY(path_value(s, n, "model.system", base, &sp, err));
       awe_ynode *r;
-      TRY(load_doc(s, sp, &r, err));
+      AWE_TRY(load_doc(s, sp, &r, err));
       sc->system_file = sp;
-      TRY(read_system(s, sp, r, err));
+      AWE_TRY(read_system(s, sp, r, err));
     }
     if ((n = awe_ymap_get(model, "structure")))
-      TRY(path_value(s, n, "model.structure", base, &sc->structure_file, err));
+      AWE_TRY(path_value(s, n, "model.structure", base, &sc->structure_file, err));
     if ((n = awe_ymap_get(model, "aero")))
-      TRY(path_value(s, n, "model.aero", base, &sc->aero_file, err));
+      AWE_TRY(path_value(s, n, "model.aero", base, &sc->aero_file, err));
     if ((n = awe_ymap_get(model, "settings")))
-      TRY(path_value(s, n, "model.settings", base, &sc->settings_file, err));
+      AWE_TRY(path_value(s, n, "model.settings", base, &sc->settings_file, err));
     if ((n = awe_ymap_get(model, "vsm_settings")))
-      TRY(path_value(s, n, "model.vsm_settings", base, &sc->vsm_settings_file, err));
+      AWE_TRY(path_value(s, n, "model.vsm_settings", base, &sc->vsm_settings_file, err));
     return AWE_OK;
   }
   const char *mp;
-  TRY(path_value(s, model, "model", base, &mp, err));
+  AWE_TRY(path_value(s, model, "model", base, &mp, err));
   awe_ynode *r;
   awe_status st = load_doc(s, mp, &r, err);
   if (st == AWE_ENOFILE) {
@@ -160,34 +155,34 @@ static awe_status read_model_files(awe_spec *s, const awe_ynode *scenario_settin
   awe_scenario_spec *sc = &s->scenario;
   awe_ynode *r;
   if (sc->settings_file) {
-    TRY(load_doc(s, sc->settings_file, &r, err));
-    TRY(awe_spec_read_settings(s, r, sc->settings_file, 0, err));
+    AWE_TRY(load_doc(s, sc->settings_file, &r, err));
+    AWE_TRY(awe_spec_read_settings(s, r, sc->settings_file, 0, err));
     /* older models name their geometry in settings.yaml */
     const awe_ynode *kite = awe_ymap_get(r, "kite");
     const awe_ynode *n;
     if (!sc->structure_file && (n = awe_ymap_get(kite, "struc_geometry_path")) &&
         n->kind == AWE_Y_SCALAR && n->str[0])
-      TRY(path_value(s, n, "kite.struc_geometry_path", sc->settings_file, &sc->structure_file,
+      AWE_TRY(path_value(s, n, "kite.struc_geometry_path", sc->settings_file, &sc->structure_file,
                      err));
     if (!sc->aero_file && (n = awe_ymap_get(kite, "aero_geometry_path")) &&
         n->kind == AWE_Y_SCALAR && n->str[0])
-      TRY(path_value(s, n, "kite.aero_geometry_path", sc->settings_file, &sc->aero_file, err));
+      AWE_TRY(path_value(s, n, "kite.aero_geometry_path", sc->settings_file, &sc->aero_file, err));
   }
   if (scenario_settings)
-    TRY(awe_spec_read_settings(s, scenario_settings, "settings", 1, err));
+    AWE_TRY(awe_spec_read_settings(s, scenario_settings, "settings", 1, err));
   if (sc->vsm_settings_file) {
-    TRY(load_doc(s, sc->vsm_settings_file, &r, err));
-    TRY(awe_spec_read_vsm_settings(s, r, sc->vsm_settings_file, err));
+    AWE_TRY(load_doc(s, sc->vsm_settings_file, &r, err));
+    AWE_TRY(awe_spec_read_vsm_settings(s, r, sc->vsm_settings_file, err));
   }
   if (!sc->structure_file)
     return awe_err_set(err, AWE_EINVAL,
                        "%s: the model names no structural geometry (system.structural_geometry)",
                        sc->system_file ? sc->system_file : sc->path);
-  TRY(load_doc(s, sc->structure_file, &r, err));
-  TRY(awe_spec_read_structure(s, r, sc->structure_file, err));
+  AWE_TRY(load_doc(s, sc->structure_file, &r, err));
+  AWE_TRY(awe_spec_read_structure(s, r, sc->structure_file, err));
   if (sc->aero_file) {
-    TRY(load_doc(s, sc->aero_file, &r, err));
-    TRY(awe_spec_read_aero(s, r, sc->aero_file, err));
+    AWE_TRY(load_doc(s, sc->aero_file, &r, err));
+    AWE_TRY(awe_spec_read_aero(s, r, sc->aero_file, err));
   }
   return AWE_OK;
 }
@@ -219,7 +214,7 @@ static awe_status apply_sets(awe_ydoc *doc, int nset, const char *const *sets,
     snprintf(where, sizeof(where), "--set %s", key);
     awe_ynode *v = awe_ydoc_parse_value(doc, eq + 1, where, err);
     if (!v) return err ? err->code : AWE_EPARSE;
-    TRY(awe_ydoc_set_path(doc, key, v, err));
+    AWE_TRY(awe_ydoc_set_path(doc, key, v, err));
   }
   return AWE_OK;
 }
@@ -230,20 +225,20 @@ static awe_status load_scenario(awe_spec *s, const char *path, int nset,
   awe_scenario_spec *sc = &s->scenario;
   sc->path = awe_spec_strdup(s, path);
   awe_ynode *root;
-  TRY(load_doc(s, path, &root, err));
+  AWE_TRY(load_doc(s, path, &root, err));
   awe_ydoc *doc = s->docs[s->ndocs - 1];
   if (root->kind == AWE_Y_NULL && nset == 0)
     return awe_err_set(err, AWE_EINVAL, "%s: the scenario file is empty", path);
   if (root->kind != AWE_Y_MAP && root->kind != AWE_Y_NULL)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "a scenario must be a mapping (awesim: 1, model: ..., run: ...)");
-  TRY(apply_sets(doc, nset, sets, err));
+  AWE_TRY(apply_sets(doc, nset, sets, err));
   root = awe_ydoc_root(doc);
   const awe_ynode *ver = awe_ymap_get(root, "awesim");
   if (!ver)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "scenario: 'awesim: 1' (schema version) is required as the first key");
-  TRY(awe_ynode_int(ver, "awesim (schema version)", &sc->version, err));
+  AWE_TRY(awe_ynode_int(ver, "awesim (schema version)", &sc->version, err));
   if (sc->version != 1)
     return awe_err_at(err, AWE_EINVAL, &ver->loc,
                       "awesim: schema version %d is not supported (this awesim reads 1)",
@@ -251,7 +246,7 @@ static awe_status load_scenario(awe_spec *s, const char *path, int nset,
   const awe_ynode *nm = awe_ymap_get(root, "name");
   if (nm && nm->kind != AWE_Y_NULL) {
     const char *n;
-    TRY(awe_ynode_string(nm, "name", &n, err));
+    AWE_TRY(awe_ynode_string(nm, "name", &n, err));
     sc->name = awe_spec_strdup(s, n);
   } else {
     sc->name = basename_noext(s, path);
@@ -259,10 +254,10 @@ static awe_status load_scenario(awe_spec *s, const char *path, int nset,
   /* check the keys before opening model files, so a typo is reported first */
   static const char *const keys[] = {"awesim", "name", "description", "model", "settings",
                                      "run", "inputs", "output"};
-  TRY(awe_ymap_check_keys(root, "scenario", keys, 8, err));
-  TRY(read_model_ref(s, awe_ymap_get(root, "model"), path, err));
-  TRY(read_model_files(s, awe_ymap_get(root, "settings"), err));
-  TRY(awe_spec_read_scenario(s, root, err));
+  AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, 8, err));
+  AWE_TRY(read_model_ref(s, awe_ymap_get(root, "model"), path, err));
+  AWE_TRY(read_model_files(s, awe_ymap_get(root, "settings"), err));
+  AWE_TRY(awe_spec_read_scenario(s, root, err));
   s->scenario_text = awe_ynode_emit(root);
   if (!s->scenario_text) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   return AWE_OK;

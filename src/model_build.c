@@ -17,11 +17,6 @@
 #include "model.h"
 #include "pool.h"
 
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 #define ALLOC(ptr, n)                                                         \
   do {                                                                        \
@@ -259,8 +254,8 @@ static awe_status build_points_segments(builder *b, awe_err *err) {
   }
   for (int i = 0; i < np; i++)
     if (!m->point_name[i]) return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  TRY(check_unique(m->point_name, np, b->point_loc, "point", err));
-  TRY(check_unique(m->segment_name, ns, b->segment_loc, "segment", err));
+  AWE_TRY(check_unique(m->point_name, np, b->point_loc, "point", err));
+  AWE_TRY(check_unique(m->segment_name, ns, b->segment_loc, "segment", err));
 
   /* declared segments */
   for (int i = 0; i < ss->nsegment; i++) {
@@ -268,9 +263,9 @@ static awe_status build_points_segments(builder *b, awe_err *err) {
     char owner[300];
     snprintf(owner, sizeof(owner), "segment '%s'", g->name);
     for (int k = 0; k < 2; k++)
-      TRY(resolve(&g->p[k], m->point_name, np, "point", owner, &m->segment_p[2 * i + k], err));
+      AWE_TRY(resolve(&g->p[k], m->point_name, np, "point", owner, &m->segment_p[2 * i + k], err));
     line_values lv;
-    TRY(line_resolve(b, &g->props, owner, &lv, err));
+    AWE_TRY(line_resolve(b, &g->props, owner, &lv, err));
     m->segment_diameter[i] = lv.d_m;
     m->segment_unit_k[i] = lv.unit_k;
     m->segment_unit_c[i] = lv.unit_c;
@@ -310,7 +305,7 @@ static awe_status build_tethers(builder *b, awe_err *err) {
     m->tether_name[t] = awe_pool_strdup(m->pool, ss->tethers[t].name);
     tl[t] = &ss->tethers[t].loc;
   }
-  TRY(check_unique(m->tether_name, nt, tl, "tether", err));
+  AWE_TRY(check_unique(m->tether_name, nt, tl, "tether", err));
 
   int adr = 0, ip = ss->npoint, is = ss->nsegment;
   for (int t = 0; t < nt; t++) {
@@ -322,13 +317,13 @@ static awe_status build_tethers(builder *b, awe_err *err) {
     if (ts->nseg == 0) {
       /* route 2: generate a straight chain start -> end */
       int ps, pe;
-      TRY(resolve(&ts->start, m->point_name, b->np, "point", owner, &ps, err));
-      TRY(resolve(&ts->end, m->point_name, b->np, "point", owner, &pe, err));
+      AWE_TRY(resolve(&ts->start, m->point_name, b->np, "point", owner, &ps, err));
+      AWE_TRY(resolve(&ts->end, m->point_name, b->np, "point", owner, &pe, err));
       if (ps == pe)
         return awe_err_at(err, AWE_EINVAL, &ts->start.loc, "%s: start and end are the same point",
                           owner);
       line_values lv;
-      TRY(line_resolve(b, &ts->props, owner, &lv, err));
+      AWE_TRY(line_resolve(b, &ts->props, owner, &lv, err));
       const double *a = &m->point_pos_cad[3 * ps], *e = &m->point_pos_cad[3 * pe];
       int n = ts->n_segments, first_pt = ip;
       for (int k = 1; k < n; k++, ip++)
@@ -358,7 +353,7 @@ static awe_status build_tethers(builder *b, awe_err *err) {
     /* route 1: an ordered chain of existing segments */
     for (int k = 0; k < ts->nseg; k++) {
       int sidx;
-      TRY(resolve(&ts->segs[k], m->segment_name, b->ns, "segment", owner, &sidx, err));
+      AWE_TRY(resolve(&ts->segs[k], m->segment_name, b->ns, "segment", owner, &sidx, err));
       if (m->segment_tether[sidx] >= 0)
         return awe_err_at(err, AWE_EINVAL, &ts->segs[k].loc,
                           "%s: segment '%s' already belongs to tether '%s'", owner,
@@ -399,7 +394,7 @@ static awe_status build_tethers(builder *b, awe_err *err) {
     /* orient by the named start/end point, if given */
     if (AWE_REF_GIVEN(ts->start)) {
       int ps;
-      TRY(resolve(&ts->start, m->point_name, b->np, "point", owner, &ps, err));
+      AWE_TRY(resolve(&ts->start, m->point_name, b->np, "point", owner, &ps, err));
       if (ps == end) {
         end = start;
         start = ps;
@@ -415,7 +410,7 @@ static awe_status build_tethers(builder *b, awe_err *err) {
       }
     } else if (AWE_REF_GIVEN(ts->end)) {
       int pe;
-      TRY(resolve(&ts->end, m->point_name, b->np, "point", owner, &pe, err));
+      AWE_TRY(resolve(&ts->end, m->point_name, b->np, "point", owner, &pe, err));
       if (pe == start) {
         start = end;
         end = pe;
@@ -469,7 +464,7 @@ static awe_status build_winches(builder *b, awe_err *err) {
     m->winch_name[w] = awe_pool_strdup(m->pool, ss->winches[w].name);
     wl[w] = &ss->winches[w].loc;
   }
-  TRY(check_unique(m->winch_name, nw, wl, "winch", err));
+  AWE_TRY(check_unique(m->winch_name, nw, wl, "winch", err));
   int adr = 0;
   for (int w = 0; w < nw; w++) {
     const awe_winch_spec *ws = &ss->winches[w];
@@ -479,7 +474,7 @@ static awe_status build_winches(builder *b, awe_err *err) {
     m->winch_tether_num[w] = ws->ntether;
     for (int k = 0; k < ws->ntether; k++) {
       int t;
-      TRY(resolve(&ws->tethers[k], m->tether_name, m->ntether, "tether", owner, &t, err));
+      AWE_TRY(resolve(&ws->tethers[k], m->tether_name, m->ntether, "tether", owner, &t, err));
       if (m->tether_winch[t] >= 0)
         return awe_err_at(err, AWE_EINVAL, &ws->tethers[k].loc,
                           "%s: tether '%s' is already reeled by winch '%s'", owner,
@@ -490,7 +485,7 @@ static awe_status build_winches(builder *b, awe_err *err) {
     /* the winch point: given, else the STATIC end of the first tether */
     int t0 = m->winch_tethers[m->winch_tether_adr[w]];
     if (AWE_REF_GIVEN(ws->point)) {
-      TRY(resolve(&ws->point, m->point_name, m->npoint, "point", owner, &m->winch_point[w], err));
+      AWE_TRY(resolve(&ws->point, m->point_name, m->npoint, "point", owner, &m->winch_point[w], err));
     } else {
       int e = m->tether_end[t0], s0 = m->tether_start[t0];
       m->winch_point[w] = m->point_type[e] == AWE_PT_STATIC    ? e
@@ -538,14 +533,14 @@ static awe_status build_pulleys(builder *b, awe_err *err) {
     m->pulley_name[i] = awe_pool_strdup(m->pool, ss->pulleys[i].name);
     pl[i] = &ss->pulleys[i].loc;
   }
-  TRY(check_unique(m->pulley_name, n, pl, "pulley", err));
+  AWE_TRY(check_unique(m->pulley_name, n, pl, "pulley", err));
   for (int i = 0; i < n; i++) {
     const awe_pulley_spec *p = &ss->pulleys[i];
     char owner[300];
     snprintf(owner, sizeof(owner), "pulley '%s'", p->name);
     for (int k = 0; k < 2; k++) {
       int sidx;
-      TRY(resolve(&p->seg[k], m->segment_name, m->nsegment, "segment", owner, &sidx, err));
+      AWE_TRY(resolve(&p->seg[k], m->segment_name, m->nsegment, "segment", owner, &sidx, err));
       if (m->segment_pulley[sidx] >= 0)
         return awe_err_at(err, AWE_EINVAL, &p->seg[k].loc,
                           "%s: segment '%s' already runs over pulley '%s'", owner,
@@ -580,7 +575,7 @@ static awe_status build_pulleys(builder *b, awe_err *err) {
 static awe_status resolve_wref(builder *b, const awe_wref *w, const char *owner, int *pts,
                                double *wt, awe_err *err) {
   for (int k = 0; k < w->n; k++) {
-    TRY(resolve(&w->pt[k], b->m->point_name, b->m->npoint, "point", owner, &pts[k], err));
+    AWE_TRY(resolve(&w->pt[k], b->m->point_name, b->m->npoint, "point", owner, &pts[k], err));
     wt[k] = w->w[k];
   }
   return AWE_OK;
@@ -623,12 +618,12 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     m->wing_name[i] = awe_pool_strdup(m->pool, ss->wings[i].name);
     wl[i] = &ss->wings[i].loc;
   }
-  TRY(check_unique(m->wing_name, nw, wl, "wing", err));
+  AWE_TRY(check_unique(m->wing_name, nw, wl, "wing", err));
   for (int i = 0; i < ng; i++) {
     m->group_name[i] = awe_pool_strdup(m->pool, ss->groups[i].name);
     wl[i] = &ss->groups[i].loc;
   }
-  TRY(check_unique(m->group_name, ng, wl, "group", err));
+  AWE_TRY(check_unique(m->group_name, ng, wl, "group", err));
 
   /* point -> wing (each point's wing_idx; WING points without wings become STATIC) */
   for (int i = 0; i < ss->npoint; i++) {
@@ -636,10 +631,10 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     char owner[300];
     snprintf(owner, sizeof(owner), "point '%s'", p->name);
     if (AWE_REF_GIVEN(p->wing) && nw > 0) {
-      TRY(resolve(&p->wing, m->wing_name, nw, "wing", owner, &m->point_wing[i], err));
+      AWE_TRY(resolve(&p->wing, m->wing_name, nw, "wing", owner, &m->point_wing[i], err));
     } else if (AWE_REF_GIVEN(p->wing) && p->wing.name) {
       /* names a wing but there are none: SymbolicAWEModels errors on unknown wings */
-      TRY(resolve(&p->wing, m->wing_name, nw, "wing", owner, &m->point_wing[i], err));
+      AWE_TRY(resolve(&p->wing, m->wing_name, nw, "wing", owner, &m->point_wing[i], err));
     }
     if (m->point_type[i] == AWE_PT_WING && nw == 0) {
       awe_warn(b->warn, &p->loc, "%s: WING point in a structure without wings is treated as "
@@ -684,7 +679,7 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     m->wing_group_num[i] = w->ngroup;
     for (int k = 0; k < w->ngroup; k++) {
       int g;
-      TRY(resolve(&w->groups[k], m->group_name, ng, "group", owner, &g, err));
+      AWE_TRY(resolve(&w->groups[k], m->group_name, ng, "group", owner, &g, err));
       if (m->group_wing[g] >= 0 && m->group_wing[g] != i)
         return awe_err_at(err, AWE_EINVAL, &w->groups[k].loc,
                           "%s: group '%s' already belongs to wing '%s'", owner, m->group_name[g],
@@ -699,7 +694,7 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     /* the wing's own point_idxs list (older files) must agree with the points' wing_idx */
     for (int k = 0; k < w->npoint; k++) {
       int p;
-      TRY(resolve(&w->points[k], m->point_name, m->npoint, "point", owner, &p, err));
+      AWE_TRY(resolve(&w->points[k], m->point_name, m->npoint, "point", owner, &p, err));
       if (m->point_wing[p] != i)
         awe_warn(b->warn, &w->points[k].loc,
                  "%s: point_idxs lists '%s', whose wing_idx does not name this wing", owner,
@@ -707,13 +702,13 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     }
     m->wing_origin_adr[i] = oa;
     m->wing_origin_num[i] = w->origin.n;
-    TRY(resolve_wref(b, &w->origin, owner, &m->wing_origin_pts[oa], &m->wing_origin_w[oa], err));
+    AWE_TRY(resolve_wref(b, &w->origin, owner, &m->wing_origin_pts[oa], &m->wing_origin_w[oa], err));
     oa += w->origin.n;
     const awe_wref *refs[4] = {&w->z_ref[0], &w->z_ref[1], &w->y_ref[0], &w->y_ref[1]};
     for (int k = 0; k < 4; k++) {
       m->wing_ref_adr[4 * i + k] = ra;
       m->wing_ref_num[4 * i + k] = refs[k]->n;
-      TRY(resolve_wref(b, refs[k], owner, &m->wing_ref_pts[ra], &m->wing_ref_w[ra], err));
+      AWE_TRY(resolve_wref(b, refs[k], owner, &m->wing_ref_pts[ra], &m->wing_ref_w[ra], err));
       ra += refs[k]->n;
     }
   }
@@ -734,7 +729,7 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     m->group_damping[g] = gs->damping;
     for (int k = 0; k < gs->npoint; k++) {
       int p;
-      TRY(resolve(&gs->points[k], m->point_name, m->npoint, "point", owner, &p, err));
+      AWE_TRY(resolve(&gs->points[k], m->point_name, m->npoint, "point", owner, &p, err));
       for (int j = 0; j < k; j++)
         if (m->group_points[adr + j] == p)
           return awe_err_at(err, AWE_EINVAL, &gs->points[k].loc, "%s: point '%s' is listed twice",
@@ -807,34 +802,34 @@ static awe_status resolve_transforms(builder *b, awe_err *err) {
     names[i] = ss->transforms[i].name;
     tl[i] = &ss->transforms[i].loc;
   }
-  TRY(check_unique(names, nt, tl, "transform", err));
+  AWE_TRY(check_unique(names, nt, tl, "transform", err));
   m->point_transform = b->point_transform;
   for (int i = 0; i < ss->npoint; i++) {
     const awe_point_spec *p = &ss->points[i];
     if (!AWE_REF_GIVEN(p->transform)) continue;
     char owner[300];
     snprintf(owner, sizeof(owner), "point '%s'", p->name);
-    TRY(resolve(&p->transform, names, nt, "transform", owner, &b->point_transform[i], err));
+    AWE_TRY(resolve(&p->transform, names, nt, "transform", owner, &b->point_transform[i], err));
   }
   for (int i = 0; i < ss->nwing; i++) {
     const awe_wing_spec *w = &ss->wings[i];
     if (!AWE_REF_GIVEN(w->transform)) continue;
     char owner[300];
     snprintf(owner, sizeof(owner), "wing '%s'", w->name);
-    TRY(resolve(&w->transform, names, nt, "transform", owner, &m->wing_transform[i], err));
+    AWE_TRY(resolve(&w->transform, names, nt, "transform", owner, &m->wing_transform[i], err));
   }
   for (int i = 0; i < nt; i++) {
     const awe_transform_spec *t = &ss->transforms[i];
     char owner[300];
     snprintf(owner, sizeof(owner), "transform '%s'", t->name);
     int dummy;
-    if (AWE_REF_GIVEN(t->wing)) TRY(resolve(&t->wing, m->wing_name, m->nwing, "wing", owner, &dummy, err));
+    if (AWE_REF_GIVEN(t->wing)) AWE_TRY(resolve(&t->wing, m->wing_name, m->nwing, "wing", owner, &dummy, err));
     if (AWE_REF_GIVEN(t->rot_point))
-      TRY(resolve(&t->rot_point, m->point_name, m->npoint, "point", owner, &dummy, err));
+      AWE_TRY(resolve(&t->rot_point, m->point_name, m->npoint, "point", owner, &dummy, err));
     if (AWE_REF_GIVEN(t->base_point))
-      TRY(resolve(&t->base_point, m->point_name, m->npoint, "point", owner, &dummy, err));
+      AWE_TRY(resolve(&t->base_point, m->point_name, m->npoint, "point", owner, &dummy, err));
     if (AWE_REF_GIVEN(t->base_transform)) {
-      TRY(resolve(&t->base_transform, names, nt, "transform", owner, &dummy, err));
+      AWE_TRY(resolve(&t->base_transform, names, nt, "transform", owner, &dummy, err));
       if (dummy >= i)
         return awe_err_at(err, AWE_EINVAL, &t->base_transform.loc,
                           "%s: base_transform_idx must name an earlier transform", owner);
@@ -992,19 +987,19 @@ static awe_status build_signals(builder *b, awe_err *err) {
 
 
 static awe_status build(builder *b, awe_err *err) {
-  TRY(build_points_segments(b, err));
-  TRY(build_tethers(b, err));
-  TRY(build_winches(b, err));
-  TRY(build_pulleys(b, err));
-  TRY(build_wings_groups(b, err));
-  TRY(resolve_transforms(b, err));
-  TRY(derive(b, err));
-  TRY(build_aero(b, err));
+  AWE_TRY(build_points_segments(b, err));
+  AWE_TRY(build_tethers(b, err));
+  AWE_TRY(build_winches(b, err));
+  AWE_TRY(build_pulleys(b, err));
+  AWE_TRY(build_wings_groups(b, err));
+  AWE_TRY(resolve_transforms(b, err));
+  AWE_TRY(derive(b, err));
+  AWE_TRY(build_aero(b, err));
   build_env_opt(b);
-  TRY(awe_model_validate(b->m, b->s, b->warn, err));
-  TRY(awe_model_place(b->m, b->s, b->warn, err));
-  TRY(awe_model_layout(b->m, err));
-  TRY(build_signals(b, err));
+  AWE_TRY(awe_model_validate(b->m, b->s, b->warn, err));
+  AWE_TRY(awe_model_place(b->m, b->s, b->warn, err));
+  AWE_TRY(awe_model_layout(b->m, err));
+  AWE_TRY(build_signals(b, err));
   return AWE_OK;
 }
 

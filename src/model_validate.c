@@ -12,11 +12,6 @@
 
 #include "model.h"
 
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 
 static const awe_loc *point_loc(const awe_spec *s, int i) {
@@ -414,13 +409,13 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, 
 
 awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w,
                               awe_err *err) {
-  TRY(check_points(m, s, w, err));
-  TRY(check_segments(m, s, w, err));
-  TRY(check_tethers(m, s, w, err));
-  TRY(check_winches(m, s, w, err));
-  TRY(check_pulleys(m, s, err));
-  TRY(check_wings(m, s, w, err));
-  TRY(check_env(m, s, w, err));
-  TRY(check_vsm(m, s, w, err));
+  AWE_TRY(check_points(m, s, w, err));
+  AWE_TRY(check_segments(m, s, w, err));
+  AWE_TRY(check_tethers(m, s, w, err));
+  AWE_TRY(check_winches(m, s, w, err));
+  AWE_TRY(check_pulleys(m, s, err));
+  AWE_TRY(check_wings(m, s, w, err));
+  AWE_TRY(check_env(m, s, w, err));
+  AWE_TRY(check_vsm(m, s, w, err));
   return AWE_OK;
 }

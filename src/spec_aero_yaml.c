@@ -17,12 +17,6 @@
 #include "spec_load.h"
 #include "spec_table.h"
 
-#define ARRLEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 
 const char *awe_spec_path_join(awe_spec *s, const char *base_file, const char *rel) {
@@ -204,7 +198,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "aero geometry must be a mapping with wing_sections and wing_airfoils");
   static const char *const top[] = {"wing_sections", "wing_airfoils"};
-  TRY(awe_ymap_check_keys(root, "aero geometry", top, 2, err));
+  AWE_TRY(awe_ymap_check_keys(root, "aero geometry", top, 2, err));
 
   /* sections */
   static const char *const scols[] = {"airfoil_id", "LE_x", "LE_y", "LE_z",
@@ -212,7 +206,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
   const awe_ynode *ws = awe_ymap_get(root, "wing_sections");
   if (!ws) return awe_err_at(err, AWE_EINVAL, &root->loc, "aero geometry: 'wing_sections' missing");
   awe_table t;
-  TRY(awe_table_read(s, ws, "wing_sections", scols, ARRLEN(scols), &t, err));
+  AWE_TRY(awe_table_read(s, ws, "wing_sections", scols, AWE_ARRLEN(scols), &t, err));
   if (t.nrow < 2)
     return awe_err_at(err, AWE_EINVAL, &ws->loc, "wing_sections: a wing needs at least 2 sections, "
                       "found %d", t.nrow);
@@ -226,14 +220,14 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
     snprintf(what, sizeof(what), "wing_sections row %d", i + 1);
     x->loc = r->node->loc;
     double id;
-    TRY(awe_row_req_double(r, "airfoil_id", what, &id, err));
+    AWE_TRY(awe_row_req_double(r, "airfoil_id", what, &id, err));
     if (id != floor(id) || fabs(id) > 1e9)
       return awe_err_at(err, AWE_EINVAL, &awe_row_get(r, "airfoil_id")->loc,
                         "%s: airfoil_id must be an integer", what);
     x->airfoil_id = (int)id;
     for (int k = 0; k < 3; k++) {
-      TRY(awe_row_req_double(r, scols[1 + k], what, &x->le[k], err));
-      TRY(awe_row_req_double(r, scols[4 + k], what, &x->te[k], err));
+      AWE_TRY(awe_row_req_double(r, scols[1 + k], what, &x->le[k], err));
+      AWE_TRY(awe_row_req_double(r, scols[4 + k], what, &x->te[k], err));
     }
   }
 
@@ -241,7 +235,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
   const awe_ynode *wa = awe_ymap_get(root, "wing_airfoils");
   if (!wa) return awe_err_at(err, AWE_EINVAL, &root->loc, "aero geometry: 'wing_airfoils' missing");
   static const char *const acols[] = {"airfoil_id", "type", "info_dict"};
-  TRY(awe_table_read(s, wa, "wing_airfoils", acols, ARRLEN(acols), &t, err));
+  AWE_TRY(awe_table_read(s, wa, "wing_airfoils", acols, AWE_ARRLEN(acols), &t, err));
   a->alpha_range[0] = -180;
   a->alpha_range[1] = 180;
   a->alpha_range[2] = 1;
@@ -249,10 +243,10 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
   if (wa->kind == AWE_Y_MAP) {
     const awe_ynode *ar = awe_ymap_get(wa, "alpha_range");
     if (ar && ar->kind != AWE_Y_NULL)
-      TRY(awe_ynode_vec(ar, "wing_airfoils.alpha_range", 3, a->alpha_range, err));
+      AWE_TRY(awe_ynode_vec(ar, "wing_airfoils.alpha_range", 3, a->alpha_range, err));
     const awe_ynode *re = awe_ymap_get(wa, "reynolds");
     if (re && re->kind != AWE_Y_NULL)
-      TRY(awe_ynode_double(re, "wing_airfoils.reynolds", &a->reynolds, err));
+      AWE_TRY(awe_ynode_double(re, "wing_airfoils.reynolds", &a->reynolds, err));
   }
   if (t.nrow == 0)
     return awe_err_at(err, AWE_EINVAL, &wa->loc, "wing_airfoils: no airfoils defined");
@@ -266,7 +260,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
     char what[64];
     snprintf(what, sizeof(what), "wing_airfoils row %d", i + 1);
     double id;
-    TRY(awe_row_req_double(r, "airfoil_id", what, &id, err));
+    AWE_TRY(awe_row_req_double(r, "airfoil_id", what, &id, err));
     if (id != floor(id) || fabs(id) > 1e9)
       return awe_err_at(err, AWE_EINVAL, &awe_row_get(r, "airfoil_id")->loc,
                         "%s: airfoil_id must be an integer", what);
@@ -281,7 +275,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
     if (!awe_ynode_is_nothing(ty)) {
       char w[96];
       snprintf(w, sizeof(w), "%s: type", what);
-      TRY(awe_ynode_string(ty, w, &tys, err));
+      AWE_TRY(awe_ynode_string(ty, w, &tys, err));
     }
     if (info && info->kind != AWE_Y_MAP && info->kind != AWE_Y_NULL)
       return awe_err_at(err, AWE_EINVAL, &info->loc, "%s: info_dict must be a mapping", what);
@@ -290,7 +284,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
     } else if (!strcmp(tys, "polars") || !tys[0]) {
       af->type = AWE_AIRFOIL_POLARS;
       static const char *const ik[] = {"csv_file_path"};
-      TRY(awe_ymap_check_keys(info, "info_dict", ik, 1, err));
+      AWE_TRY(awe_ymap_check_keys(info, "info_dict", ik, 1, err));
       const awe_ynode *cp = awe_ymap_get(info, "csv_file_path");
       const char *rel;
       char w[96];
@@ -298,7 +292,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
       if (!cp)
         return awe_err_at(err, AWE_EINVAL, info ? &info->loc : &r->node->loc,
                           "%s: a 'polars' airfoil needs info_dict {csv_file_path: FILE}", what);
-      TRY(awe_ynode_string(cp, w, &rel, err));
+      AWE_TRY(awe_ynode_string(cp, w, &rel, err));
       const char *full = awe_spec_path_join(s, path, rel);
       a->airfoil_files[i] = full;
       awe_status st = awe_polar_csv_read(s, full, af, err);
@@ -313,16 +307,16 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
     } else if (!strcmp(tys, "breukels_regression")) {
       af->type = AWE_AIRFOIL_BREUKELS;
       static const char *const ik[] = {"t", "kappa"};
-      TRY(awe_ymap_check_keys(info, "info_dict", ik, 2, err));
+      AWE_TRY(awe_ymap_check_keys(info, "info_dict", ik, 2, err));
       const awe_ynode *tt = awe_ymap_get(info, "t"), *kk = awe_ymap_get(info, "kappa");
       if (!tt || !kk)
         return awe_err_at(err, AWE_EINVAL, info ? &info->loc : &r->node->loc,
                           "%s: breukels_regression needs info_dict {t: ..., kappa: ...}", what);
       char w[96];
       snprintf(w, sizeof(w), "%s: info_dict.t", what);
-      TRY(awe_ynode_double(tt, w, &af->t, err));
+      AWE_TRY(awe_ynode_double(tt, w, &af->t, err));
       snprintf(w, sizeof(w), "%s: info_dict.kappa", what);
-      TRY(awe_ynode_double(kk, w, &af->kappa, err));
+      AWE_TRY(awe_ynode_double(kk, w, &af->kappa, err));
     } else if (!strcmp(tys, "neuralfoil") || !strcmp(tys, "masure_regression") ||
                !strcmp(tys, "poly")) {
       return awe_err_at(err, AWE_EINVAL, &ty->loc,

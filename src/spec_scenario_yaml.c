@@ -9,12 +9,6 @@
 
 #include "spec_load.h"
 
-#define ARRLEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 
 static awe_status num(const awe_ynode *map, const char *key, const char *sec, double *out,
@@ -48,27 +42,27 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   static const char *const keys[] = {"duration", "dt", "solver", "abs_tol", "rel_tol",
                                      "max_step", "vsm_interval", "steady_state",
                                      "steady_state_time"};
-  TRY(awe_ymap_check_keys(run, "run", keys, ARRLEN(keys), err));
-  TRY(num(run, "duration", "run", &r->duration, 0, err));
-  TRY(num(run, "dt", "run", &r->dt, 0, err));
-  TRY(num(run, "abs_tol", "run", &r->abs_tol, 0, err));
-  TRY(num(run, "rel_tol", "run", &r->rel_tol, 0, err));
-  TRY(num(run, "max_step", "run", &r->max_step, 0, err));
-  TRY(num(run, "steady_state_time", "run", &r->steady_state_time, 0, err));
+  AWE_TRY(awe_ymap_check_keys(run, "run", keys, AWE_ARRLEN(keys), err));
+  AWE_TRY(num(run, "duration", "run", &r->duration, 0, err));
+  AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
+  AWE_TRY(num(run, "abs_tol", "run", &r->abs_tol, 0, err));
+  AWE_TRY(num(run, "rel_tol", "run", &r->rel_tol, 0, err));
+  AWE_TRY(num(run, "max_step", "run", &r->max_step, 0, err));
+  AWE_TRY(num(run, "steady_state_time", "run", &r->steady_state_time, 0, err));
   const awe_ynode *v = awe_ymap_get(run, "vsm_interval");
-  if (v && v->kind != AWE_Y_NULL) TRY(awe_ynode_int(v, "run.vsm_interval", &r->vsm_interval, err));
+  if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_int(v, "run.vsm_interval", &r->vsm_interval, err));
   v = awe_ymap_get(run, "steady_state");
-  if (v && v->kind != AWE_Y_NULL) TRY(awe_ynode_bool(v, "run.steady_state", &r->steady_state, err));
+  if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_bool(v, "run.steady_state", &r->steady_state, err));
   v = awe_ymap_get(run, "solver");
   if (v && v->kind != AWE_Y_NULL) {
     const char *sv;
-    TRY(awe_ynode_string(v, "run.solver", &sv, err));
+    AWE_TRY(awe_ynode_string(v, "run.solver", &sv, err));
     static const char *const solvers[] = {"rkf45", "rkck", "rk8pd", "msbdf", "rk4imp",
                                           "bsimp", "rk2",  "rk4",   "rk1imp", "rk2imp"};
     int ok = 0;
-    for (int i = 0; i < ARRLEN(solvers) && !ok; i++) ok = !strcmp(sv, solvers[i]);
+    for (int i = 0; i < AWE_ARRLEN(solvers) && !ok; i++) ok = !strcmp(sv, solvers[i]);
     if (!ok) {
-      const char *best = awe_closest(sv, solvers, ARRLEN(solvers));
+      const char *best = awe_closest(sv, solvers, AWE_ARRLEN(solvers));
       return awe_err_at(err, AWE_EINVAL, &v->loc,
                         "run.solver: unknown GSL stepper '%s'%s%s%s (allowed: rkf45, rkck, rk8pd, "
                         "msbdf, rk4imp, bsimp, rk2, rk4, rk1imp, rk2imp)", sv,
@@ -85,7 +79,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
       {"max_step", r->max_step, 0, 1e6, 1},
       {"steady_state_time", r->steady_state_time, 0, 1e6, 0},
   };
-  for (int i = 0; i < ARRLEN(rng); i++) {
+  for (int i = 0; i < AWE_ARRLEN(rng); i++) {
     if (isnan(rng[i].val)) continue;
     int bad = rng[i].open_lo ? !(rng[i].val > rng[i].lo) : !(rng[i].val >= rng[i].lo);
     bad = bad || rng[i].val > rng[i].hi;
@@ -119,12 +113,12 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
   const char *chs;
   char w[96];
   snprintf(w, sizeof(w), "%s.input", sec);
-  TRY(awe_ynode_string(ch, w, &chs, err));
+  AWE_TRY(awe_ynode_string(ch, w, &chs, err));
   in->channel = awe_spec_strdup(s, chs);
   const awe_ynode *ty = awe_ymap_get(n, "type");
   const char *tys = "constant";
   snprintf(w, sizeof(w), "%s.type", sec);
-  if (ty) TRY(awe_ynode_string(ty, w, &tys, err));
+  if (ty) AWE_TRY(awe_ynode_string(ty, w, &tys, err));
   static const char *const types[] = {"constant", "step", "ramp", "sine", "table"};
   int t = -1;
   for (int i = 0; i < 5; i++)
@@ -139,25 +133,25 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
   switch (in->type) {
     case AWE_SIG_CONSTANT: {
       static const char *const k[] = {"input", "type", "value"};
-      TRY(awe_ymap_check_keys(n, sec, k, ARRLEN(k), err));
-      TRY(num(n, "value", sec, &in->value, 1, err));
+      AWE_TRY(awe_ymap_check_keys(n, sec, k, AWE_ARRLEN(k), err));
+      AWE_TRY(num(n, "value", sec, &in->value, 1, err));
       break;
     }
     case AWE_SIG_STEP: {
       static const char *const k[] = {"input", "type", "t0", "before", "after"};
-      TRY(awe_ymap_check_keys(n, sec, k, ARRLEN(k), err));
-      TRY(num(n, "t0", sec, &in->t0, 1, err));
-      TRY(num(n, "before", sec, &in->before, 0, err));
-      TRY(num(n, "after", sec, &in->after, 1, err));
+      AWE_TRY(awe_ymap_check_keys(n, sec, k, AWE_ARRLEN(k), err));
+      AWE_TRY(num(n, "t0", sec, &in->t0, 1, err));
+      AWE_TRY(num(n, "before", sec, &in->before, 0, err));
+      AWE_TRY(num(n, "after", sec, &in->after, 1, err));
       break;
     }
     case AWE_SIG_RAMP: {
       static const char *const k[] = {"input", "type", "t_start", "t_end", "from", "to"};
-      TRY(awe_ymap_check_keys(n, sec, k, ARRLEN(k), err));
-      TRY(num(n, "t_start", sec, &in->t_start, 1, err));
-      TRY(num(n, "t_end", sec, &in->t_end, 1, err));
-      TRY(num(n, "from", sec, &in->from, 0, err));
-      TRY(num(n, "to", sec, &in->to, 1, err));
+      AWE_TRY(awe_ymap_check_keys(n, sec, k, AWE_ARRLEN(k), err));
+      AWE_TRY(num(n, "t_start", sec, &in->t_start, 1, err));
+      AWE_TRY(num(n, "t_end", sec, &in->t_end, 1, err));
+      AWE_TRY(num(n, "from", sec, &in->from, 0, err));
+      AWE_TRY(num(n, "to", sec, &in->to, 1, err));
       if (!(in->t_end > in->t_start))
         return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: t_end (%g) must be after t_start (%g)",
                           sec, in->t_end, in->t_start);
@@ -166,11 +160,11 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
     case AWE_SIG_SINE: {
       static const char *const k[] = {"input", "type", "amplitude", "frequency", "phase",
                                       "offset"};
-      TRY(awe_ymap_check_keys(n, sec, k, ARRLEN(k), err));
-      TRY(num(n, "amplitude", sec, &in->amplitude, 1, err));
-      TRY(num(n, "frequency", sec, &in->frequency, 1, err));
-      TRY(num(n, "phase", sec, &in->phase, 0, err));
-      TRY(num(n, "offset", sec, &in->offset, 0, err));
+      AWE_TRY(awe_ymap_check_keys(n, sec, k, AWE_ARRLEN(k), err));
+      AWE_TRY(num(n, "amplitude", sec, &in->amplitude, 1, err));
+      AWE_TRY(num(n, "frequency", sec, &in->frequency, 1, err));
+      AWE_TRY(num(n, "phase", sec, &in->phase, 0, err));
+      AWE_TRY(num(n, "offset", sec, &in->offset, 0, err));
       if (in->frequency < 0)
         return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(n, "frequency")->loc,
                           "%s.frequency: must be >= 0 Hz, got %g", sec, in->frequency);
@@ -178,7 +172,7 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
     }
     case AWE_SIG_TABLE: {
       static const char *const k[] = {"input", "type", "time", "value"};
-      TRY(awe_ymap_check_keys(n, sec, k, ARRLEN(k), err));
+      AWE_TRY(awe_ymap_check_keys(n, sec, k, AWE_ARRLEN(k), err));
       const awe_ynode *tt = awe_ymap_get(n, "time"), *vv = awe_ymap_get(n, "value");
       if (!tt || !vv || tt->kind != AWE_Y_SEQ || vv->kind != AWE_Y_SEQ || tt->n != vv->n ||
           tt->n < 1)
@@ -191,9 +185,9 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
       if (!in->table_t || !in->table_v) return awe_err_set(err, AWE_ENOMEM, "out of memory");
       for (int i = 0; i < tt->n; i++) {
         snprintf(w, sizeof(w), "%s.time[%d]", sec, i);
-        TRY(awe_ynode_double(tt->items[i], w, &in->table_t[i], err));
+        AWE_TRY(awe_ynode_double(tt->items[i], w, &in->table_t[i], err));
         snprintf(w, sizeof(w), "%s.value[%d]", sec, i);
-        TRY(awe_ynode_double(vv->items[i], w, &in->table_v[i], err));
+        AWE_TRY(awe_ynode_double(vv->items[i], w, &in->table_v[i], err));
         /* a repeated time is a jump: the later value holds from that time on */
         if (i > 0 && !(in->table_t[i] >= in->table_t[i - 1]))
           return awe_err_at(err, AWE_EINVAL, &tt->items[i]->loc,
@@ -214,8 +208,8 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
   awe_scenario_spec *sc = &s->scenario;
   static const char *const keys[] = {"awesim", "name", "description", "model", "settings",
                                      "run", "inputs", "output"};
-  TRY(awe_ymap_check_keys(root, "scenario", keys, ARRLEN(keys), err));
-  TRY(read_run(s, awe_ymap_get(root, "run"), err));
+  AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, AWE_ARRLEN(keys), err));
+  AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
 
   const awe_ynode *in = awe_ymap_get(root, "inputs");
   if (in && in->kind != AWE_Y_NULL) {
@@ -224,25 +218,25 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
     sc->ninput = in->n;
     sc->inputs = awe_spec_alloc(s, sizeof(awe_input_spec) * (size_t)(in->n + 1));
     if (!sc->inputs) return awe_err_set(err, AWE_ENOMEM, "out of memory");
-    for (int i = 0; i < in->n; i++) TRY(read_input(s, in->items[i], i, &sc->inputs[i], err));
+    for (int i = 0; i < in->n; i++) AWE_TRY(read_input(s, in->items[i], i, &sc->inputs[i], err));
   }
 
   const awe_ynode *out = awe_ymap_get(root, "output");
   if (out && out->kind != AWE_Y_NULL) {
     if (out->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &out->loc, "output: expected a mapping");
     static const char *const ok[] = {"hdf5", "csv"};
-    TRY(awe_ymap_check_keys(out, "output", ok, 2, err));
+    AWE_TRY(awe_ymap_check_keys(out, "output", ok, 2, err));
     const awe_ynode *h = awe_ymap_get(out, "hdf5");
     if (h && h->kind != AWE_Y_NULL) {
       const char *p;
-      TRY(awe_ynode_string(h, "output.hdf5", &p, err));
+      AWE_TRY(awe_ynode_string(h, "output.hdf5", &p, err));
       if (!p[0]) return awe_err_at(err, AWE_EINVAL, &h->loc, "output.hdf5: empty file name");
       sc->hdf5 = awe_spec_path_join(s, sc->path, p);
     }
     const awe_ynode *c = awe_ymap_get(out, "csv");
     if (c && c->kind != AWE_Y_NULL) {
       const char *p;
-      TRY(awe_ynode_string(c, "output.csv", &p, err));
+      AWE_TRY(awe_ynode_string(c, "output.csv", &p, err));
       sc->csv = awe_spec_strdup(s, p);
     }
   }

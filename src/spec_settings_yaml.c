@@ -12,12 +12,6 @@
 #include "settings.h"
 #include "spec_load.h"
 
-#define ARRLEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 
 static awe_status set_field(awe_spec *s, int idx, const awe_ynode *v, const char *what,
@@ -26,22 +20,22 @@ static awe_status set_field(awe_spec *s, int idx, const awe_ynode *v, const char
   const awe_setting_field *f = &awe_settings_fields(&n)[idx];
   char *p = (char *)&s->settings + f->offset;
   switch (f->type) {
-    case AWE_SET_D: TRY(awe_ynode_double(v, what, (double *)p, err)); break;
-    case AWE_SET_I: TRY(awe_ynode_int(v, what, (int *)p, err)); break;
+    case AWE_SET_D: AWE_TRY(awe_ynode_double(v, what, (double *)p, err)); break;
+    case AWE_SET_I: AWE_TRY(awe_ynode_int(v, what, (int *)p, err)); break;
     case AWE_SET_B: {
       /* KiteUtils files write booleans as true/false, sometimes as 0.0 */
       double d;
       if (awe_ynode_is_number(v)) {
-        TRY(awe_ynode_double(v, what, &d, err));
+        AWE_TRY(awe_ynode_double(v, what, &d, err));
         *(int *)p = d != 0.0;
       } else {
-        TRY(awe_ynode_bool(v, what, (int *)p, err));
+        AWE_TRY(awe_ynode_bool(v, what, (int *)p, err));
       }
       break;
     }
     case AWE_SET_S: {
       const char *str;
-      TRY(awe_ynode_string(v, what, &str, err));
+      AWE_TRY(awe_ynode_string(v, what, &str, err));
       if (strlen(str) > 63)
         return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: text longer than 63 characters", what);
       strcpy(p, str);
@@ -51,7 +45,7 @@ static awe_status set_field(awe_spec *s, int idx, const awe_ynode *v, const char
       double *arr = (double *)p;
       int *cnt = (int *)(p + sizeof(double) * AWE_SET_VMAX);
       if (v->kind == AWE_Y_SCALAR) {
-        TRY(awe_ynode_double(v, what, &arr[0], err));
+        AWE_TRY(awe_ynode_double(v, what, &arr[0], err));
         *cnt = 1;
         break;
       }
@@ -63,7 +57,7 @@ static awe_status set_field(awe_spec *s, int idx, const awe_ynode *v, const char
       for (int i = 0; i < v->n; i++) {
         char w[300];
         snprintf(w, sizeof(w), "%s[%d]", what, i);
-        TRY(awe_ynode_double(v->items[i], w, &arr[i], err));
+        AWE_TRY(awe_ynode_double(v->items[i], w, &arr[i], err));
       }
       *cnt = v->n;
       if (!strcmp(f->key, "wind_vec") && v->n != 3)
@@ -94,7 +88,7 @@ awe_status awe_spec_read_settings(awe_spec *s, const awe_ynode *root, const char
       static const char *const secs[] = {"system", "solver", "kite", "tether", "environment",
                                          "initial", "steering", "depower", "kps4", "kps5",
                                          "bridle", "winch", "kcu"};
-      const char *best = awe_closest(sec, secs, ARRLEN(secs));
+      const char *best = awe_closest(sec, secs, AWE_ARRLEN(secs));
       if (strict)
         return awe_err_at(err, AWE_EINVAL, &root->keys[i]->loc,
                           "%s: unknown settings section '%s'%s%s%s", what, sec,
@@ -133,7 +127,7 @@ awe_status awe_spec_read_settings(awe_spec *s, const awe_ynode *root, const char
         continue;
       }
       /* KiteUtils ignores null values' sections only if the field is a vector; be strict */
-      TRY(set_field(s, idx, body->items[j], w, err));
+      AWE_TRY(set_field(s, idx, body->items[j], w, err));
     }
   }
   return AWE_OK;
@@ -221,15 +215,15 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
                       "%s: expected a mapping with condition, wings, solver_settings", path);
   static const char *const top[] = {"condition", "wings", "solver_settings",
                                     "Model", "PanelDistribution", "InitialGammaDistribution"};
-  warn_unknown(s, root, "vsm_settings", top, ARRLEN(top));
+  warn_unknown(s, root, "vsm_settings", top, AWE_ARRLEN(top));
 
   const awe_ynode *c = awe_ymap_get(root, "condition");
   static const char *const ckeys[] = {"wind_speed", "alpha", "beta", "yaw_rate"};
-  warn_unknown(s, c, "condition", ckeys, ARRLEN(ckeys));
-  TRY(opt_num(c, "wind_speed", "condition", &v->wind_speed, err));
-  TRY(opt_num(c, "alpha", "condition", &v->alpha_deg, err));
-  TRY(opt_num(c, "beta", "condition", &v->beta_deg, err));
-  TRY(opt_num(c, "yaw_rate", "condition", &v->yaw_rate_deg, err));
+  warn_unknown(s, c, "condition", ckeys, AWE_ARRLEN(ckeys));
+  AWE_TRY(opt_num(c, "wind_speed", "condition", &v->wind_speed, err));
+  AWE_TRY(opt_num(c, "alpha", "condition", &v->alpha_deg, err));
+  AWE_TRY(opt_num(c, "beta", "condition", &v->beta_deg, err));
+  AWE_TRY(opt_num(c, "yaw_rate", "condition", &v->yaw_rate_deg, err));
 
   const awe_ynode *w = awe_ymap_get(root, "wings");
   if (w && w->kind != AWE_Y_NULL) {
@@ -244,17 +238,17 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
           "spanwise_direction", "remove_nan", "n_groups", "grouping_method", "obj_file",
           "dat_file", "use_prior_polar", "billowing_percentage", "crease_frac", "mesh",
           "airfoil"};
-      warn_unknown(s, w0, "wings[1]", wkeys, ARRLEN(wkeys));
-      TRY(opt_intv(w0, "n_panels", "wings[1]", &v->n_panels, err));
+      warn_unknown(s, w0, "wings[1]", wkeys, AWE_ARRLEN(wkeys));
+      AWE_TRY(opt_intv(w0, "n_panels", "wings[1]", &v->n_panels, err));
       static const char *const dist[] = {"LINEAR", "COSINE", "COSINE_VAN_GARREL",
                                          "SPLIT_PROVIDED", "UNCHANGED"};
       int d = (int)v->distribution;
-      TRY(opt_enum(w0, "spanwise_panel_distribution", "wings[1]", dist, ARRLEN(dist), &d, err));
+      AWE_TRY(opt_enum(w0, "spanwise_panel_distribution", "wings[1]", dist, AWE_ARRLEN(dist), &d, err));
       v->distribution = (awe_vsm_distribution)d;
       const awe_ynode *sd = awe_ymap_get(w0, "spanwise_direction");
       if (sd && sd->kind != AWE_Y_NULL)
-        TRY(awe_ynode_vec(sd, "wings[1].spanwise_direction", 3, v->spanwise_direction, err));
-      TRY(opt_boolv(w0, "remove_nan", "wings[1]", &v->remove_nan, err));
+        AWE_TRY(awe_ynode_vec(sd, "wings[1].spanwise_direction", 3, v->spanwise_direction, err));
+      AWE_TRY(opt_boolv(w0, "remove_nan", "wings[1]", &v->remove_nan, err));
       const awe_ynode *ob = awe_ymap_get(w0, "obj_file");
       if (ob && ob->kind == AWE_Y_SCALAR && ob->str[0])
         return awe_err_at(err, AWE_EINVAL, &ob->loc,
@@ -270,34 +264,34 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
       "core_radius_fraction", "type_initial_gamma_distribution", "use_gamma_prev",
       "use_gamme_prev", "calc_only_f_and_gamma", "is_with_artificial_viscosity",
       "artificial_viscosity_factor", "correct_aoa", "flow_curvature", "atol"};
-  warn_unknown(s, ss, "solver_settings", skeys, ARRLEN(skeys));
+  warn_unknown(s, ss, "solver_settings", skeys, AWE_ARRLEN(skeys));
   static const char *const models[] = {"VSM", "LLT"};
   int mdl = (int)v->model;
-  TRY(opt_enum(ss, "aerodynamic_model_type", "solver_settings", models, 2, &mdl, err));
+  AWE_TRY(opt_enum(ss, "aerodynamic_model_type", "solver_settings", models, 2, &mdl, err));
   v->model = (awe_vsm_model)mdl;
   static const char *const solvers[] = {"LOOP", "NONLIN", "NEWTON"};
   int sol = v->solver == AWE_VSM_SOLVER_NEWTON ? 1 : 0;
-  TRY(opt_enum(ss, "solver_type", "solver_settings", solvers, 3, &sol, err));
+  AWE_TRY(opt_enum(ss, "solver_type", "solver_settings", solvers, 3, &sol, err));
   v->solver = sol ? AWE_VSM_SOLVER_NEWTON : AWE_VSM_SOLVER_LOOP;
-  TRY(opt_num(ss, "density", "solver_settings", &v->density, err));
-  TRY(opt_num(ss, "mu", "solver_settings", &v->mu, err));
-  TRY(opt_intv(ss, "max_iterations", "solver_settings", &v->max_iterations, err));
-  TRY(opt_num(ss, "rtol", "solver_settings", &v->rtol, err));
-  TRY(opt_num(ss, "tol_reference_error", "solver_settings", &v->tol_reference_error, err));
-  TRY(opt_num(ss, "relaxation_factor", "solver_settings", &v->relaxation_factor, err));
-  TRY(opt_boolv(ss, "artificial_damping", "solver_settings", &v->artificial_damping, err));
-  TRY(opt_num(ss, "k2", "solver_settings", &v->k2, err));
-  TRY(opt_num(ss, "k4", "solver_settings", &v->k4, err));
-  TRY(opt_num(ss, "core_radius_fraction", "solver_settings", &v->core_radius_fraction, err));
+  AWE_TRY(opt_num(ss, "density", "solver_settings", &v->density, err));
+  AWE_TRY(opt_num(ss, "mu", "solver_settings", &v->mu, err));
+  AWE_TRY(opt_intv(ss, "max_iterations", "solver_settings", &v->max_iterations, err));
+  AWE_TRY(opt_num(ss, "rtol", "solver_settings", &v->rtol, err));
+  AWE_TRY(opt_num(ss, "tol_reference_error", "solver_settings", &v->tol_reference_error, err));
+  AWE_TRY(opt_num(ss, "relaxation_factor", "solver_settings", &v->relaxation_factor, err));
+  AWE_TRY(opt_boolv(ss, "artificial_damping", "solver_settings", &v->artificial_damping, err));
+  AWE_TRY(opt_num(ss, "k2", "solver_settings", &v->k2, err));
+  AWE_TRY(opt_num(ss, "k4", "solver_settings", &v->k4, err));
+  AWE_TRY(opt_num(ss, "core_radius_fraction", "solver_settings", &v->core_radius_fraction, err));
   static const char *const g0[] = {"ELLIPTIC", "ZEROS"};
   int gi = (int)v->gamma0;
-  TRY(opt_enum(ss, "type_initial_gamma_distribution", "solver_settings", g0, 2, &gi, err));
+  AWE_TRY(opt_enum(ss, "type_initial_gamma_distribution", "solver_settings", g0, 2, &gi, err));
   v->gamma0 = (awe_vsm_gamma0)gi;
-  TRY(opt_boolv(ss, "use_gamma_prev", "solver_settings", &v->use_gamma_prev, err));
-  TRY(opt_boolv(ss, "use_gamme_prev", "solver_settings", &v->use_gamma_prev, err));
-  TRY(opt_boolv(ss, "is_with_artificial_viscosity", "solver_settings",
+  AWE_TRY(opt_boolv(ss, "use_gamma_prev", "solver_settings", &v->use_gamma_prev, err));
+  AWE_TRY(opt_boolv(ss, "use_gamme_prev", "solver_settings", &v->use_gamma_prev, err));
+  AWE_TRY(opt_boolv(ss, "is_with_artificial_viscosity", "solver_settings",
                 &v->is_with_artificial_viscosity, err));
-  TRY(opt_num(ss, "artificial_viscosity_factor", "solver_settings",
+  AWE_TRY(opt_num(ss, "artificial_viscosity_factor", "solver_settings",
               &v->artificial_viscosity_factor, err));
   return AWE_OK;
 }

@@ -13,12 +13,6 @@
 #include "spec_load.h"
 #include "spec_table.h"
 
-#define ARRLEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define TRY(x)                  \
-  do {                          \
-    awe_status st_ = (x);       \
-    if (st_) return st_;        \
-  } while (0)
 
 
 static awe_status row_name(awe_spec *s, const awe_row *r, const char **out, awe_err *err) {
@@ -78,7 +72,7 @@ static awe_status read_materials(awe_spec *s, const awe_ynode *blk, const char *
                                      "damping_per_stiffness", "diameter_mm", "unit_stiffness",
                                      "unit_damping"};
   awe_table t;
-  TRY(awe_table_read(s, blk, bname, cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, bname, cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   awe_material_spec *m = awe_spec_alloc(s, sizeof(*m) * (size_t)(ss->nmaterial + t.nrow + 1));
   if (!m) return awe_err_set(err, AWE_ENOMEM, "out of memory");
@@ -86,16 +80,16 @@ static awe_status read_materials(awe_spec *s, const awe_ynode *blk, const char *
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_material_spec *x = &m[ss->nmaterial + i];
-    TRY(row_name(s, r, &x->name, err));
+    AWE_TRY(row_name(s, r, &x->name, err));
     char what[256];
     snprintf(what, sizeof(what), "material '%s'", x->name);
     x->loc = r->node->loc;
-    TRY(awe_row_opt_double(r, "youngs_modulus", what, NAN, &x->youngs_modulus, err));
-    TRY(awe_row_opt_double(r, "density", what, NAN, &x->density, err));
-    TRY(awe_row_opt_double(r, "damping_per_stiffness", what, NAN, &x->damping_per_stiffness, err));
-    TRY(awe_row_opt_double(r, "diameter_mm", what, NAN, &x->diameter_mm, err));
-    TRY(awe_row_opt_double(r, "unit_stiffness", what, NAN, &x->unit_stiffness, err));
-    TRY(awe_row_opt_double(r, "unit_damping", what, NAN, &x->unit_damping, err));
+    AWE_TRY(awe_row_opt_double(r, "youngs_modulus", what, NAN, &x->youngs_modulus, err));
+    AWE_TRY(awe_row_opt_double(r, "density", what, NAN, &x->density, err));
+    AWE_TRY(awe_row_opt_double(r, "damping_per_stiffness", what, NAN, &x->damping_per_stiffness, err));
+    AWE_TRY(awe_row_opt_double(r, "diameter_mm", what, NAN, &x->diameter_mm, err));
+    AWE_TRY(awe_row_opt_double(r, "unit_stiffness", what, NAN, &x->unit_stiffness, err));
+    AWE_TRY(awe_row_opt_double(r, "unit_damping", what, NAN, &x->unit_damping, err));
   }
   ss->materials = m;
   ss->nmaterial += t.nrow;
@@ -138,15 +132,15 @@ static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *wha
   static const char *const c_m[] = {"material"};
   memset(p, 0, sizeof(*p));
   double dummy;
-  TRY(prop_cell(s, r, c_m, 1, what, &dummy, p, err));
+  AWE_TRY(prop_cell(s, r, c_m, 1, what, &dummy, p, err));
   if (!isnan(dummy))
     return awe_err_at(err, AWE_EINVAL, &awe_row_get(r, "material")->loc,
                       "%s: material must be a material name, got a number", what);
-  TRY(prop_cell(s, r, c_d, 1, what, &p->diameter_mm, p, err));
-  TRY(prop_cell(s, r, c_k, 2, what, &p->unit_stiffness, p, err));
-  TRY(prop_cell(s, r, c_c, 2, what, &p->unit_damping, p, err));
-  TRY(prop_cell(s, r, c_f, 1, what, &p->compression_frac, p, err));
-  TRY(prop_cell(s, r, c_r, 1, what, &p->density, p, err));
+  AWE_TRY(prop_cell(s, r, c_d, 1, what, &p->diameter_mm, p, err));
+  AWE_TRY(prop_cell(s, r, c_k, 2, what, &p->unit_stiffness, p, err));
+  AWE_TRY(prop_cell(s, r, c_c, 2, what, &p->unit_damping, p, err));
+  AWE_TRY(prop_cell(s, r, c_f, 1, what, &p->compression_frac, p, err));
+  AWE_TRY(prop_cell(s, r, c_r, 1, what, &p->density, p, err));
   return AWE_OK;
 }
 
@@ -164,7 +158,7 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
                                      "transform_idx", "extra_mass", "mass", "body_frame_damping",
                                      "world_frame_damping", "area", "drag_coeff", "body"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "points", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "points", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->npoint = t.nrow;
   ss->points = awe_spec_alloc(s, sizeof(awe_point_spec) * (size_t)(t.nrow + 1));
@@ -173,7 +167,7 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_point_spec *p = &ss->points[i];
-    TRY(row_name(s, r, &p->name, err));
+    AWE_TRY(row_name(s, r, &p->name, err));
     char what[256];
     snprintf(what, sizeof(what), "point '%s'", p->name);
     p->loc = r->node->loc;
@@ -183,7 +177,7 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
                         "%s: required value 'pos_cad' is missing", what);
     char w[300];
     snprintf(w, sizeof(w), "%s: pos_cad", what);
-    TRY(awe_ynode_vec(pc, w, 3, p->pos_cad, err));
+    AWE_TRY(awe_ynode_vec(pc, w, 3, p->pos_cad, err));
     int ty;
     snprintf(w, sizeof(w), "%s: type", what);
     const awe_ynode *tn = awe_row_get(r, "type");
@@ -191,18 +185,18 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       return awe_err_at(err, AWE_EINVAL, tn ? &tn->loc : &r->node->loc,
                         "%s: required value 'type' is missing (STATIC, DYNAMIC, QUASI_STATIC, "
                         "WING)", what);
-    TRY(parse_enum(tn, w, point_types, ARRLEN(point_types), 0, 1, &ty, err));
+    AWE_TRY(parse_enum(tn, w, point_types, AWE_ARRLEN(point_types), 0, 1, &ty, err));
     p->type = (awe_point_type)ty;
     snprintf(w, sizeof(w), "%s: wing_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &p->wing, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &p->wing, err));
     snprintf(w, sizeof(w), "%s: transform_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &p->transform, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &p->transform, err));
     const char *mcol = awe_row_get(r, "extra_mass") ? "extra_mass" : "mass";
-    TRY(awe_row_opt_double(r, mcol, what, 0.0, &p->extra_mass, err));
-    TRY(awe_row_opt_vec3(r, "body_frame_damping", what, zero, 1, p->bfd, err));
-    TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
-    TRY(awe_row_opt_double(r, "area", what, 0.0, &p->area, err));
-    TRY(awe_row_opt_double(r, "drag_coeff", what, 0.0, &p->drag_coeff, err));
+    AWE_TRY(awe_row_opt_double(r, mcol, what, 0.0, &p->extra_mass, err));
+    AWE_TRY(awe_row_opt_vec3(r, "body_frame_damping", what, zero, 1, p->bfd, err));
+    AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
+    AWE_TRY(awe_row_opt_double(r, "area", what, 0.0, &p->area, err));
+    AWE_TRY(awe_row_opt_double(r, "drag_coeff", what, 0.0, &p->drag_coeff, err));
   }
   return AWE_OK;
 }
@@ -216,7 +210,7 @@ static awe_status read_segments(awe_spec *s, const awe_ynode *blk, awe_err *err)
                                      "axial_stiffness", "axial_damping", "compression_frac",
                                      "density", "material"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "segments", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "segments", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->nsegment = t.nrow;
   ss->segments = awe_spec_alloc(s, sizeof(awe_segment_spec) * (size_t)(t.nrow + 1));
@@ -224,7 +218,7 @@ static awe_status read_segments(awe_spec *s, const awe_ynode *blk, awe_err *err)
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_segment_spec *g = &ss->segments[i];
-    TRY(row_name(s, r, &g->name, err));
+    AWE_TRY(row_name(s, r, &g->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "segment '%s'", g->name);
     g->loc = r->node->loc;
@@ -232,13 +226,13 @@ static awe_status read_segments(awe_spec *s, const awe_ynode *blk, awe_err *err)
     for (int k = 0; k < 2; k++) {
       const awe_ynode *c = awe_row_get(r, ends[k]);
       snprintf(w, sizeof(w), "%s: %s", what, ends[k]);
-      TRY(awe_parse_ref(s, c, w, &g->p[k], err));
+      AWE_TRY(awe_parse_ref(s, c, w, &g->p[k], err));
       if (!AWE_REF_GIVEN(g->p[k]))
         return awe_err_at(err, AWE_EINVAL, c ? &c->loc : &r->node->loc,
                           "%s: required value '%s' is missing", what, ends[k]);
     }
-    TRY(awe_row_opt_double(r, "l0", what, NAN, &g->l0, err));
-    TRY(read_line_props(s, r, what, &g->props, err));
+    AWE_TRY(awe_row_opt_double(r, "l0", what, NAN, &g->l0, err));
+    AWE_TRY(read_line_props(s, r, what, &g->props, err));
   }
   return AWE_OK;
 }
@@ -254,7 +248,7 @@ static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) 
   static const char *const cols[] = {"name", "idx", "id", "segment_i", "segment_j", "type",
                                      "efficiency"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "pulleys", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "pulleys", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->npulley = t.nrow;
   ss->pulleys = awe_spec_alloc(s, sizeof(awe_pulley_spec) * (size_t)(t.nrow + 1));
@@ -262,7 +256,7 @@ static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) 
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_pulley_spec *p = &ss->pulleys[i];
-    TRY(row_name(s, r, &p->name, err));
+    AWE_TRY(row_name(s, r, &p->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "pulley '%s'", p->name);
     p->loc = r->node->loc;
@@ -270,14 +264,14 @@ static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     for (int k = 0; k < 2; k++) {
       const awe_ynode *c = awe_row_get(r, ends[k]);
       snprintf(w, sizeof(w), "%s: %s", what, ends[k]);
-      TRY(awe_parse_ref(s, c, w, &p->seg[k], err));
+      AWE_TRY(awe_parse_ref(s, c, w, &p->seg[k], err));
       if (!AWE_REF_GIVEN(p->seg[k]))
         return awe_err_at(err, AWE_EINVAL, c ? &c->loc : &r->node->loc,
                           "%s: required value '%s' is missing", what, ends[k]);
     }
     int ty;
     snprintf(w, sizeof(w), "%s: type", what);
-    TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 2, AWE_DYN_DYNAMIC, 0, &ty, err));
+    AWE_TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 2, AWE_DYN_DYNAMIC, 0, &ty, err));
     p->type = (awe_dyn_type)ty;
   }
   return AWE_OK;
@@ -292,7 +286,7 @@ static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bna
                                      "type", "moment_frac", "reference_chord_frac", "damping",
                                      "gamma", "stiffness"};
   awe_table t;
-  TRY(awe_table_read(s, blk, bname, cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, bname, cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->ngroup = t.nrow;
   ss->groups = awe_spec_alloc(s, sizeof(awe_group_spec) * (size_t)(t.nrow + 1));
@@ -300,24 +294,24 @@ static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bna
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_group_spec *g = &ss->groups[i];
-    TRY(row_name(s, r, &g->name, err));
+    AWE_TRY(row_name(s, r, &g->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "group '%s'", g->name);
     g->loc = r->node->loc;
     static const char *const pcols[] = {"point_idxs", "point_ids", "points"};
     const awe_ynode *pl = awe_row_get_any(r, pcols, 3);
     snprintf(w, sizeof(w), "%s: point_idxs", what);
-    TRY(awe_parse_ref_list(s, pl, w, &g->points, &g->npoint, err));
+    AWE_TRY(awe_parse_ref_list(s, pl, w, &g->points, &g->npoint, err));
     if (g->npoint == 0)
       return awe_err_at(err, AWE_EINVAL, pl ? &pl->loc : &r->node->loc,
                         "%s: needs a list of points (point_idxs)", what);
     int ty;
     snprintf(w, sizeof(w), "%s: type", what);
-    TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 4, AWE_DYN_DYNAMIC, 0, &ty, err));
+    AWE_TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 4, AWE_DYN_DYNAMIC, 0, &ty, err));
     g->type = (awe_dyn_type)ty;
     const char *mf = awe_row_get(r, "moment_frac") ? "moment_frac" : "reference_chord_frac";
-    TRY(awe_row_opt_double(r, mf, what, 0.25, &g->moment_frac, err));
-    TRY(awe_row_opt_double(r, "damping", what, 0.0, &g->damping, err));
+    AWE_TRY(awe_row_opt_double(r, mf, what, 0.25, &g->moment_frac, err));
+    AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &g->damping, err));
   }
   return AWE_OK;
 }
@@ -333,7 +327,7 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
       "init_tether_force", "init_stretch_frac", "init_len", "init_unstretched_length",
       "winch_point_idx"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "tethers", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "tethers", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->ntether = t.nrow;
   ss->tethers = awe_spec_alloc(s, sizeof(awe_tether_spec) * (size_t)(t.nrow + 1));
@@ -341,22 +335,22 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_tether_spec *x = &ss->tethers[i];
-    TRY(row_name(s, r, &x->name, err));
+    AWE_TRY(row_name(s, r, &x->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "tether '%s'", x->name);
     x->loc = r->node->loc;
     static const char *const scols[] = {"segment_idxs", "segments"};
     const awe_ynode *sl = awe_row_get_any(r, scols, 2);
     snprintf(w, sizeof(w), "%s: segment_idxs", what);
-    TRY(awe_parse_ref_list(s, sl, w, &x->segs, &x->nseg, err));
+    AWE_TRY(awe_parse_ref_list(s, sl, w, &x->segs, &x->nseg, err));
     snprintf(w, sizeof(w), "%s: start_point", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "start_point"), w, &x->start, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "start_point"), w, &x->start, err));
     snprintf(w, sizeof(w), "%s: end_point", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "end_point"), w, &x->end, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "end_point"), w, &x->end, err));
     if (!AWE_REF_GIVEN(x->end)) {
       /* legacy: the winch (ground) point of an explicit tether */
       snprintf(w, sizeof(w), "%s: winch_point_idx", what);
-      TRY(awe_parse_ref(s, awe_row_get(r, "winch_point_idx"), w, &x->end, err));
+      AWE_TRY(awe_parse_ref(s, awe_row_get(r, "winch_point_idx"), w, &x->end, err));
     }
     if (x->nseg == 0) {
       const awe_ynode *nc = awe_row_get(r, "n_segments");
@@ -364,16 +358,16 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
         return awe_err_at(err, AWE_EINVAL, &r->node->loc,
                           "%s: give either segment_idxs (a list of existing segments) or "
                           "start_point, end_point and n_segments (auto-generated)", what);
-      TRY(awe_row_opt_int(r, "n_segments", what, 0, &x->n_segments, err));
-      TRY(read_line_props(s, r, what, &x->props, err));
+      AWE_TRY(awe_row_opt_int(r, "n_segments", what, 0, &x->n_segments, err));
+      AWE_TRY(read_line_props(s, r, what, &x->props, err));
     }
-    TRY(awe_row_opt_double(r, "init_stretched_length", what, NAN, &x->init_stretched_length,
+    AWE_TRY(awe_row_opt_double(r, "init_stretched_length", what, NAN, &x->init_stretched_length,
                            err));
     if (isnan(x->init_stretched_length) && awe_row_get(r, "init_len")) {
-      TRY(awe_row_opt_double(r, "init_len", what, NAN, &x->init_stretched_length, err));
+      AWE_TRY(awe_row_opt_double(r, "init_len", what, NAN, &x->init_stretched_length, err));
     }
-    TRY(awe_row_opt_double(r, "init_tether_force", what, NAN, &x->init_tether_force, err));
-    TRY(awe_row_opt_double(r, "init_stretch_frac", what, NAN, &x->init_stretch_frac, err));
+    AWE_TRY(awe_row_opt_double(r, "init_tether_force", what, NAN, &x->init_tether_force, err));
+    AWE_TRY(awe_row_opt_double(r, "init_stretch_frac", what, NAN, &x->init_stretch_frac, err));
     const awe_ynode *iu = awe_row_get(r, "init_unstretched_length");
     if (!awe_ynode_is_nothing(iu))
       return awe_err_at(err, AWE_EINVAL, &iu->loc,
@@ -392,7 +386,7 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
                                      "winch_point", "init_vel", "brake", "speed_controlled",
                                      "friction_epsilon", "model"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "winches", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "winches", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->nwinch = t.nrow;
   ss->winches = awe_spec_alloc(s, sizeof(awe_winch_spec) * (size_t)(t.nrow + 1));
@@ -400,23 +394,23 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_winch_spec *x = &ss->winches[i];
-    TRY(row_name(s, r, &x->name, err));
+    AWE_TRY(row_name(s, r, &x->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "winch '%s'", x->name);
     x->loc = r->node->loc;
     static const char *const tcols[] = {"tether_idxs", "tethers"};
     const awe_ynode *tl = awe_row_get_any(r, tcols, 2);
     snprintf(w, sizeof(w), "%s: tether_idxs", what);
-    TRY(awe_parse_ref_list(s, tl, w, &x->tethers, &x->ntether, err));
+    AWE_TRY(awe_parse_ref_list(s, tl, w, &x->tethers, &x->ntether, err));
     if (x->ntether == 0)
       return awe_err_at(err, AWE_EINVAL, tl ? &tl->loc : &r->node->loc,
                         "%s: needs at least one tether (tether_idxs)", what);
     snprintf(w, sizeof(w), "%s: winch_point", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "winch_point"), w, &x->point, err));
-    TRY(awe_row_opt_double(r, "init_vel", what, 0.0, &x->init_vel, err));
-    TRY(awe_row_opt_bool(r, "brake", what, 0, &x->brake, err));
-    TRY(awe_row_opt_bool(r, "speed_controlled", what, 0, &x->speed_controlled, err));
-    TRY(awe_row_opt_double(r, "friction_epsilon", what, 6.0, &x->friction_epsilon, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "winch_point"), w, &x->point, err));
+    AWE_TRY(awe_row_opt_double(r, "init_vel", what, 0.0, &x->init_vel, err));
+    AWE_TRY(awe_row_opt_bool(r, "brake", what, 0, &x->brake, err));
+    AWE_TRY(awe_row_opt_bool(r, "speed_controlled", what, 0, &x->speed_controlled, err));
+    AWE_TRY(awe_row_opt_double(r, "friction_epsilon", what, 6.0, &x->friction_epsilon, err));
   }
   return AWE_OK;
 }
@@ -470,7 +464,7 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       "y_ref_points", "y_damping", "angular_damping", "aero_scale_chord", "aero_z_offset",
       "pos_cad"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "wings", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "wings", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->nwing = t.nrow;
   ss->wings = awe_spec_alloc(s, sizeof(awe_wing_spec) * (size_t)(t.nrow + 1));
@@ -478,7 +472,7 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_wing_spec *x = &ss->wings[i];
-    TRY(row_name(s, r, &x->name, err));
+    AWE_TRY(row_name(s, r, &x->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "wing '%s'", x->name);
     x->loc = r->node->loc;
@@ -494,21 +488,21 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
                         what);
     int ty;
     snprintf(w, sizeof(w), "%s: dynamics_type", what);
-    TRY(parse_enum(tn, w, wing_types, ARRLEN(wing_types), 0, 1, &ty, err));
+    AWE_TRY(parse_enum(tn, w, wing_types, AWE_ARRLEN(wing_types), 0, 1, &ty, err));
     x->type = (awe_wing_type)ty;
     x->type_given = 1;
     snprintf(w, sizeof(w), "%s: aero_mode", what);
-    TRY(parse_aero_mode(awe_row_get(r, "aero_mode"), w, &x->aero_mode, err));
+    AWE_TRY(parse_aero_mode(awe_row_get(r, "aero_mode"), w, &x->aero_mode, err));
     static const char *const gcols[] = {"twist_surfaces", "groups", "stations"};
     snprintf(w, sizeof(w), "%s: twist_surfaces", what);
-    TRY(awe_parse_ref_list(s, awe_row_get_any(r, gcols, 3), w, &x->groups, &x->ngroup, err));
+    AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, gcols, 3), w, &x->groups, &x->ngroup, err));
     static const char *const pcols[] = {"point_idxs", "point_ids"};
     snprintf(w, sizeof(w), "%s: point_idxs", what);
-    TRY(awe_parse_ref_list(s, awe_row_get_any(r, pcols, 2), w, &x->points, &x->npoint, err));
+    AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, pcols, 2), w, &x->points, &x->npoint, err));
     snprintf(w, sizeof(w), "%s: transform_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &x->transform, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &x->transform, err));
     snprintf(w, sizeof(w), "%s: origin_idx", what);
-    TRY(awe_parse_wref(s, awe_row_get(r, "origin_idx"), w, &x->origin, err));
+    AWE_TRY(awe_parse_wref(s, awe_row_get(r, "origin_idx"), w, &x->origin, err));
     static const char *const refs[2] = {"z_ref_points", "y_ref_points"};
     for (int k = 0; k < 2; k++) {
       const awe_ynode *c = awe_row_get(r, refs[k]);
@@ -517,17 +511,17 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       snprintf(w, sizeof(w), "%s: %s", what, refs[k]);
       if (c->kind != AWE_Y_SEQ || c->n != 2)
         return awe_err_at(err, AWE_EINVAL, &c->loc, "%s: expected a pair [from, to]", w);
-      TRY(awe_parse_wref(s, c->items[0], w, &pair[0], err));
-      TRY(awe_parse_wref(s, c->items[1], w, &pair[1], err));
+      AWE_TRY(awe_parse_wref(s, c->items[0], w, &pair[0], err));
+      AWE_TRY(awe_parse_wref(s, c->items[1], w, &pair[1], err));
     }
-    TRY(awe_row_opt_double(r, "y_damping", what, 150.0, &x->y_damping, err));
-    TRY(awe_row_opt_double(r, "angular_damping", what, 0.0, &x->angular_damping, err));
-    TRY(awe_row_opt_double(r, "aero_scale_chord", what, 0.0, &x->aero_scale_chord, err));
-    TRY(awe_row_opt_double(r, "aero_z_offset", what, 0.0, &x->aero_z_offset, err));
+    AWE_TRY(awe_row_opt_double(r, "y_damping", what, 150.0, &x->y_damping, err));
+    AWE_TRY(awe_row_opt_double(r, "angular_damping", what, 0.0, &x->angular_damping, err));
+    AWE_TRY(awe_row_opt_double(r, "aero_scale_chord", what, 0.0, &x->aero_scale_chord, err));
+    AWE_TRY(awe_row_opt_double(r, "aero_z_offset", what, 0.0, &x->aero_z_offset, err));
     const awe_ynode *pc = awe_row_get(r, "pos_cad");
     if (!awe_ynode_is_nothing(pc)) {
       snprintf(w, sizeof(w), "%s: pos_cad", what);
-      TRY(awe_ynode_vec(pc, w, 3, x->pos_cad, err));
+      AWE_TRY(awe_ynode_vec(pc, w, 3, x->pos_cad, err));
       x->has_pos_cad = 1;
     }
   }
@@ -543,7 +537,7 @@ static awe_status read_transforms(awe_spec *s, const awe_ynode *blk, awe_err *er
       "turn_rate", "base_pos", "base_point_idx", "base_transform_idx", "wing_idx",
       "rot_point_idx"};
   awe_table t;
-  TRY(awe_table_read(s, blk, "transforms", cols, ARRLEN(cols), &t, err));
+  AWE_TRY(awe_table_read(s, blk, "transforms", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
   ss->ntransform = t.nrow;
   ss->transforms = awe_spec_alloc(s, sizeof(awe_transform_spec) * (size_t)(t.nrow + 1));
@@ -552,16 +546,16 @@ static awe_status read_transforms(awe_spec *s, const awe_ynode *blk, awe_err *er
   for (int i = 0; i < t.nrow; i++) {
     const awe_row *r = &t.rows[i];
     awe_transform_spec *x = &ss->transforms[i];
-    TRY(row_name(s, r, &x->name, err));
+    AWE_TRY(row_name(s, r, &x->name, err));
     char what[256], w[300];
     snprintf(what, sizeof(what), "transform '%s'", x->name);
     x->loc = r->node->loc;
-    TRY(awe_row_req_double(r, "elevation", what, &x->elevation, err));
-    TRY(awe_row_req_double(r, "azimuth", what, &x->azimuth, err));
-    TRY(awe_row_req_double(r, "heading", what, &x->heading, err));
-    TRY(awe_row_opt_double(r, "elevation_vel", what, 0.0, &x->elevation_vel, err));
-    TRY(awe_row_opt_double(r, "azimuth_vel", what, 0.0, &x->azimuth_vel, err));
-    TRY(awe_row_opt_double(r, "turn_rate", what, 0.0, &x->turn_rate, err));
+    AWE_TRY(awe_row_req_double(r, "elevation", what, &x->elevation, err));
+    AWE_TRY(awe_row_req_double(r, "azimuth", what, &x->azimuth, err));
+    AWE_TRY(awe_row_req_double(r, "heading", what, &x->heading, err));
+    AWE_TRY(awe_row_opt_double(r, "elevation_vel", what, 0.0, &x->elevation_vel, err));
+    AWE_TRY(awe_row_opt_double(r, "azimuth_vel", what, 0.0, &x->azimuth_vel, err));
+    AWE_TRY(awe_row_opt_double(r, "turn_rate", what, 0.0, &x->turn_rate, err));
     x->elevation *= deg;
     x->azimuth *= deg;
     x->heading *= deg;
@@ -571,17 +565,17 @@ static awe_status read_transforms(awe_spec *s, const awe_ynode *blk, awe_err *er
     const awe_ynode *bp = awe_row_get(r, "base_pos");
     if (!awe_ynode_is_nothing(bp)) {
       snprintf(w, sizeof(w), "%s: base_pos", what);
-      TRY(awe_ynode_vec(bp, w, 3, x->base_pos, err));
+      AWE_TRY(awe_ynode_vec(bp, w, 3, x->base_pos, err));
       x->has_base_pos = 1;
     }
     snprintf(w, sizeof(w), "%s: base_point_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "base_point_idx"), w, &x->base_point, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "base_point_idx"), w, &x->base_point, err));
     snprintf(w, sizeof(w), "%s: base_transform_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "base_transform_idx"), w, &x->base_transform, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "base_transform_idx"), w, &x->base_transform, err));
     snprintf(w, sizeof(w), "%s: wing_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &x->wing, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &x->wing, err));
     snprintf(w, sizeof(w), "%s: rot_point_idx", what);
-    TRY(awe_parse_ref(s, awe_row_get(r, "rot_point_idx"), w, &x->rot_point, err));
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "rot_point_idx"), w, &x->rot_point, err));
   }
   return AWE_OK;
 }
@@ -606,14 +600,14 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
   for (int i = 0; i < root->n; i++) {
     const char *k = root->keys[i]->str;
     int known = 0;
-    for (int j = 0; j < ARRLEN(blocks) && !known; j++) known = !strcmp(blocks[j], k);
-    for (int j = 0; j < ARRLEN(unsupported); j++)
+    for (int j = 0; j < AWE_ARRLEN(blocks) && !known; j++) known = !strcmp(blocks[j], k);
+    for (int j = 0; j < AWE_ARRLEN(unsupported); j++)
       if (!strcmp(unsupported[j], k))
         return awe_err_at(err, AWE_EINVAL, &root->keys[i]->loc,
                           "block '%s' (SymbolicAWEModels %s) is not supported by awesim yet", k,
                           !strcmp(k, "surfaces") ? "AeroPlate wings" : "structure documents");
     if (!known) {
-      const char *best = awe_closest(k, blocks, ARRLEN(blocks));
+      const char *best = awe_closest(k, blocks, AWE_ARRLEN(blocks));
       awe_warn(&s->warnings, &root->keys[i]->loc, "unknown block '%s' is ignored%s%s%s", k,
                best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
     }
@@ -625,22 +619,22 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
                       "give only one of 'groups', 'twist_surfaces', 'stations' (same block)");
   static const char *const mats[] = {"materials", "elements", "segment_properties"};
   for (int j = 0; j < 3; j++)
-    if (awe_ymap_get(root, mats[j])) TRY(read_materials(s, awe_ymap_get(root, mats[j]), mats[j], err));
+    if (awe_ymap_get(root, mats[j])) AWE_TRY(read_materials(s, awe_ymap_get(root, mats[j]), mats[j], err));
   const awe_ynode *pts = awe_ymap_get(root, "points");
   if (!pts)
     return awe_err_at(err, AWE_EINVAL, &root->loc, "the structure has no 'points' block");
-  TRY(read_points(s, pts, err));
+  AWE_TRY(read_points(s, pts, err));
   if (ss->npoint == 0)
     return awe_err_at(err, AWE_EINVAL, &pts->loc, "points: the structure needs at least one point");
-  TRY(read_segments(s, awe_ymap_get(root, "segments"), err));
-  TRY(read_pulleys(s, awe_ymap_get(root, "pulleys"), err));
+  AWE_TRY(read_segments(s, awe_ymap_get(root, "segments"), err));
+  AWE_TRY(read_pulleys(s, awe_ymap_get(root, "pulleys"), err));
   const char *gname = awe_ymap_get(root, "twist_surfaces") ? "twist_surfaces"
                       : awe_ymap_get(root, "stations")     ? "stations"
                                                            : "groups";
-  TRY(read_groups(s, awe_ymap_get(root, gname), gname, err));
-  TRY(read_tethers(s, awe_ymap_get(root, "tethers"), err));
-  TRY(read_winches(s, awe_ymap_get(root, "winches"), err));
-  TRY(read_wings(s, awe_ymap_get(root, "wings"), err));
-  TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
+  AWE_TRY(read_groups(s, awe_ymap_get(root, gname), gname, err));
+  AWE_TRY(read_tethers(s, awe_ymap_get(root, "tethers"), err));
+  AWE_TRY(read_winches(s, awe_ymap_get(root, "winches"), err));
+  AWE_TRY(read_wings(s, awe_ymap_get(root, "wings"), err));
+  AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   return AWE_OK;
 }

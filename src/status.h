@@ -35,6 +35,16 @@ typedef struct {
   char msg[2048];
 } awe_err;
 
+/* Return from the calling function when x (an awe_status expression) is not AWE_OK. */
+#define AWE_TRY(x)              \
+  do {                          \
+    awe_status st_ = (x);       \
+    if (st_) return st_;        \
+  } while (0)
+
+/* Number of elements of a true array. */
+#define AWE_ARRLEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 /* Human-readable name of a status code. */
 const char *awe_strerror(awe_status s);
 
