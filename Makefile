@@ -82,6 +82,7 @@ run: deps
 	$(MAKE) awesim
 	./awesim check scenarios/default.yaml
 	./awesim simulate scenarios/default.yaml
+	@echo "log: out/default.h5 (plot: tools/awesim-plot out/default.h5; tour: README.md)"
 
 # The tests run twice: once on the optimised build, once under ASan+UBSan.
 test: deps
