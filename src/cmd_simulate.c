@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "aero_coupling.h"
 #include "cli.h"
 #include "integrate.h"
 #include "writer.h"
@@ -189,7 +190,7 @@ static awe_status sinks_row(sinks *k, double t, const double *y, awe_err *err) {
 
 
 static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_stats *st,
-                        awe_err *err) {
+                        const awe_aero_stats *as, awe_err *err) {
   if (k->csv) {
     awe_err e2 = {0};
     awe_csv_close(k->csv, &e2);
@@ -202,6 +203,13 @@ static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_
     awe_h5_set_attr_int(k->h5, "rejected_steps", (long long)st->rejected, err);
     awe_h5_set_attr_int(k->h5, "rhs_calls", (long long)st->rhs, err);
     awe_h5_set_attr_int(k->h5, "jacobian_calls", (long long)st->jac, err);
+    if (as) {
+      awe_h5_set_attr_int(k->h5, "vsm_refreshes", (long long)as->refreshes, err);
+      awe_h5_set_attr_int(k->h5, "vsm_failures", (long long)as->failures, err);
+      awe_h5_set_attr_int(k->h5, "vsm_low_wind", (long long)as->low_wind, err);
+      awe_h5_set_attr_int(k->h5, "vsm_reversed_flow", (long long)as->reversed, err);
+      awe_h5_set_attr_int(k->h5, "vsm_solves", (long long)as->solves, err);
+    }
     awe_h5_close(k->h5, rs, msg, err);
     k->h5 = NULL;
   }
@@ -241,6 +249,12 @@ static void write_json(const char *path, const options *o, const char *status, i
           wall > 0 ? sim->t / wall : 0.0, rows, solver);
   fprintf(f, "\"steps\": %lu, \"rejected_steps\": %lu, \"rhs_calls\": %lu, \"jacobian_calls\": %lu",
           st->steps, st->rejected, st->rhs, st->jac);
+  if (sim->w->aero) {
+    awe_aero_stats as = awe_aero_get_stats(sim->w);
+    fprintf(f, ", \"vsm_refreshes\": %lu, \"vsm_failures\": %lu, \"vsm_low_wind\": %lu, "
+               "\"vsm_reversed_flow\": %lu, \"vsm_solves\": %lu",
+            as.refreshes, as.failures, as.low_wind, as.reversed, as.solves);
+  }
   if (sim->steady_residual == sim->steady_residual)
     fprintf(f, ", \"steady_state_residual\": %.6g", sim->steady_residual);
   if (error) {
@@ -316,8 +330,9 @@ int awe_cmd_simulate(int argc, char **argv) {
     goto done;
   }
   if (m->opt.steady_state && !o.quiet)
-    fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)\n",
-            sim->steady_residual, sim->steady_acc);
+    fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
+            sim->steady_residual, sim->steady_acc,
+            m->nwing ? "; winches braked, wings free only radially" : "");
   if (k.h5 && m->opt.steady_state) {
     awe_h5_set_attr_double(k.h5, "steady_state_residual", sim->steady_residual, &err);
     awe_h5_set_attr_double(k.h5, "steady_state_acc", sim->steady_acc, &err);
@@ -364,7 +379,7 @@ fail_io:
 fail_setup:
   free(o.sets);
   rc = awe_cli_fail(&err);
-  sinks_close(&k, AWE_RUN_FAILED, err.msg, sim ? &sim->w->stats : &(awe_stats){0}, &err);
+  sinks_close(&k, AWE_RUN_FAILED, err.msg, sim ? &sim->w->stats : &(awe_stats){0}, NULL, &err);
   awe_sim_free(sim);
   free(cmdline);
   awe_model_free(m);
@@ -382,7 +397,8 @@ done:;
     fprintf(stderr, "awesim: interrupted by %s at t = %.9g s\n",
             stop_signal == SIGINT ? "SIGINT" : "SIGTERM", sim->t);
   awe_err cerr = {0};
-  sinks_close(&k, rs, rs == AWE_RUN_FAILED ? msg : NULL, stt, &cerr);
+  awe_aero_stats ast = awe_aero_get_stats(sim->w);
+  sinks_close(&k, rs, rs == AWE_RUN_FAILED ? msg : NULL, stt, sim->w->aero ? &ast : NULL, &cerr);
   if (cerr.code) {
     fprintf(stderr, "awesim: error: %s\n", cerr.msg);
     if (!rc) rc = awe_exit_code(cerr.code);
@@ -396,11 +412,19 @@ done:;
               w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count,
               w->warn[AWE_WARN_QS_NOCONV].count ? w->warn[AWE_WARN_QS_NOCONV].t
                                                   : w->warn[AWE_WARN_QS_SINGULAR].t);
+    if (ast.failures)
+      fprintf(stderr,
+              "awesim: warning: %lu VSM refreshes failed (first at t = %.6g s); the wings kept "
+              "their previous aerodynamic model\n", ast.failures, ast.t_fail);
     fprintf(stderr,
             "awesim: %s: simulated %.6g s in %.3g s (%.0fx real time); steps %lu (rejected "
-            "%lu), rhs %lu, jacobian %lu; %s\n",
+            "%lu), rhs %lu, jacobian %lu; %s",
             status, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, stt->steps, stt->rejected,
             stt->rhs, stt->jac, solver);
+    if (sim->w->aero)
+      fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
+              ast.refreshes, ast.failures, ast.low_wind, ast.reversed);
+    fputc('\n', stderr);
   }
   if (o.json) write_json(o.json, &o, status, rc, wall, rows, solver, sim,
                          rs == AWE_RUN_FAILED ? msg : NULL);

@@ -357,6 +357,7 @@ int awe_cmd_step_response(int argc, char **argv) {
   sim = awe_sim_alloc(m, NULL, &err);
   if (!sim) goto fail;
   if (awe_op_find(sim, o.at, o.keep_torque ? 0u : AWE_OP_HOLD_TORQUE, &op, &err)) goto fail;
+  awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
   if (!o.quiet && op.nheld)
     fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "
                     "keeps the scenario's)\n", op.nheld, op.nheld == 1 ? "" : "s");

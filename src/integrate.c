@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outputs.h"
+#include "aero_coupling.h"
 #include "input_signal.h"
+#include "outputs.h"
 #include "steady.h"
 #include "winch.h"
+#include "wing.h"
 
 /* ---- stepper table ---- */
 
@@ -60,6 +62,7 @@ struct awe_integrator {
   gsl_odeiv2_system sys;
   gsl_odeiv2_driver *d;
   int n;
+  int nquat, multistep;      /* rigid wings (quaternion states); a multistep stepper */
   unsigned long count0, failed0; /* evolve counters already added to the statistics */
   /* sparse Jacobian: colours, and per column the rows that depend on it (CSR) */
   int ncolor;
@@ -82,9 +85,23 @@ typedef struct {
 } pattern;
 
 
+/* block of point i: its own state, or the block of the rigid wing it rides on */
 static int point_block(const awe_model *m, const awe_work *w, const pattern *p, int i) {
-  (void)m;
-  return w->point_x[i] >= 0 ? p->blk_of_x[w->point_x[i]] : -1;
+  if (w->point_x[i] >= 0) return p->blk_of_x[w->point_x[i]];
+  if (w->point_slave[i] && w->wing_x[m->point_wing[i]] >= 0)
+    return p->blk_of_x[w->wing_x[m->point_wing[i]]];
+  return -1;
+}
+
+
+/* component key of a state variable: a rigid wing and its groups form one block */
+static void var_key(const awe_model *m, const awe_var *v, const char **g, int *c) {
+  *g = v->group;
+  *c = v->comp_index;
+  if (!strcmp(v->group, "groups")) {
+    *g = "wings";
+    *c = m->group_wing[v->comp_index];
+  }
 }
 
 
@@ -144,6 +161,13 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
     int joined = p->nb > 0 && (!strcmp(v->var, "vel")) && k > 0 &&
                  x->v[k - 1].comp_index == v->comp_index && !strcmp(x->v[k - 1].group, v->group) &&
                  strcmp(v->group, "winches") != 0;
+    if (k > 0 && p->nb > 0) {
+      const char *g0, *g1;
+      int c0, c1;
+      var_key(m, &x->v[k - 1], &g0, &c0);
+      var_key(m, v, &g1, &c1);
+      if (!strcmp(g1, "wings") && !strcmp(g0, "wings") && c0 == c1) joined = 1;
+    }
     if (!joined) {
       p->blk_adr[p->nb] = v->offset;
       p->blk_size[p->nb] = 0;
@@ -211,11 +235,18 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
     for (int k = 0; k < w->point_seg_num[i]; k++)
       seg_deps(m, w, p, w->point_segs[w->point_seg_adr[i] + k], row, -1);
     int wi = m->point_wing[i];
-    if (wi >= 0)
+    if (wi >= 0) {
+      /* body-frame damping and particle-wing aerodynamics follow the wing's origin and frame */
       for (int k = 0; k < m->wing_origin_num[wi]; k++) {
         int b = point_block(m, w, p, m->wing_origin_pts[m->wing_origin_adr[wi] + k]);
         if (b >= 0) row[b] = 1;
       }
+      for (int set = 0; set < 4; set++)
+        for (int k = 0; k < m->wing_ref_num[4 * wi + set]; k++) {
+          int b = point_block(m, w, p, m->wing_ref_pts[m->wing_ref_adr[4 * wi + set] + k]);
+          if (b >= 0) row[b] = 1;
+        }
+    }
   }
   /* tether rows: d len/dt = winch speed */
   for (int t = 0; t < m->ntether; t++) {
@@ -413,6 +444,8 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   it->ctx = ctx;
   it->st = st;
   it->n = ctx->w->nx;
+  for (int j = 0; j < ctx->m->nwing; j++) it->nquat += ctx->w->wing_x[j] >= 0;
+  it->multistep = !strcmp(st->name, "msbdf") || !strcmp(st->name, "msadams");
   int n = it->n;
   it->yp = calloc((size_t)n + 1, sizeof(double));
   it->f0 = calloc((size_t)n + 1, sizeof(double));
@@ -488,6 +521,30 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
     }
     st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, d->sys, t, t1, &d->h, y);
     if (st != GSL_SUCCESS) break;
+    if (it->nquat) {
+      /* unit quaternions: single-step steppers are renormalised after every accepted step;
+       * multistep steppers keep a history, so only a drift beyond 1e-6 (the Baumgarte term
+       * normally prevents it) is corrected, followed by a restart */
+      const awe_model *m = it->ctx->m;
+      if (!it->multistep) {
+        awe_wing_normalize(m, it->ctx->w, y);
+      } else {
+        double dev = 0.0;
+        for (int j = 0; j < m->nwing; j++) {
+          int o = it->ctx->w->wing_x[j];
+          if (o < 0) continue;
+          const double *q = y + o + 6;
+          double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+          if (fabs(n - 1.0) > dev) dev = fabs(n - 1.0);
+        }
+        if (dev > 1e-6) {
+          awe_wing_normalize(m, it->ctx->w, y);
+          collect(it);
+          gsl_odeiv2_driver_reset(d);
+          it->count0 = it->failed0 = 0;
+        }
+      }
+    }
   }
   collect(it);
   return st;
@@ -604,15 +661,28 @@ static void precalc(awe_sim *s) {
 }
 
 
+int awe_sim_aero_refresh(awe_sim *s) {
+  if (!s->w->aero) return 0;
+  awe_ctx c = s->ctx;
+  c.t_lo = s->t;
+  c.t_hi = INFINITY;
+  return awe_aero_refresh(&c, s->t, s->y);
+}
+
+
 awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   const awe_model *m = s->m;
   s->t = 0.0;
+  s->nstep = 0;
   awe_state_init(m, s->w, s->y);
   awe_input_default(m, s->w, s->u);
   precalc(s);
+  awe_sim_aero_refresh(s);
   if (m->opt.steady_state) {
     awe_status st = awe_steady_state(s, m->opt.steady_state_time, err);
     if (st != AWE_OK) return st;
+    awe_aero_reset_stats(s->w);
+    awe_sim_aero_refresh(s);
   }
   awe_integrator_reset(s->it);
   s->reset_pending = 0;
@@ -626,6 +696,12 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
 
 awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   const awe_model *m = s->m;
+  /* pre-calculate: aerodynamic refresh every vsm_interval log intervals */
+  if (m->opt.vsm_interval > 0 && s->nstep > 0 && s->nstep % m->opt.vsm_interval == 0) {
+    precalc(s);
+    awe_sim_aero_refresh(s);
+  }
+  s->nstep++;
   while (s->t < t_next) {
     /* pre-calculate */
     precalc(s);

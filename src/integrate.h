@@ -10,6 +10,9 @@
  *   pulley (test model), 500 s      -       -     1002   28010      -        -
  *   pendulum (undamped stiff rod)  884     875    1871     124      113     112
  *   2plate structure, aero off      25      27      16       3      -        -
+ *     (since the wing issue: pulley legs damped on d(len - l0)/dt, rigid wing as one body)
+ *     particle wing                 23      24      15      24      -        -
+ *     rigid wing                    19      20      12      42      -        -
  * Tethers, bridles and pulleys with line damping are stiff with strongly damped fast modes:
  * BDF takes steps 10-100x longer than any explicit method. An undamped stiff mode (the rigid
  * pendulum rod) or constant slack/taut switching (a limp kite without aerodynamics) favour
@@ -31,7 +34,11 @@
  * Life cycle of one log step (awe_sim_step), after dsim (seed 003):
  *   initialize     t_k -> t_{k+1}
  *   pre-calculate  scheduled inputs at the interval start; discrete updates (a winch whose
- *                  brake engages is stopped); a stepper reset after a discontinuity
+ *                  brake engages is stopped); a stepper reset after a discontinuity; the
+ *                  wings' aerodynamic models are refreshed (VSM solve or linearization,
+ *                  aero_coupling.h) at the start of every run.vsm_interval-th interval (and at
+ *                  t = 0); the integrator is not reset for that (the change of the right-hand
+ *                  side is of the order of the linearization error)
  *   integrate      gsl_odeiv2_evolve_apply steps (of a GSL driver's stepper and control) up
  *                  to the next event (signal breakpoint) or t_{k+1}; at an event the
  *                  integrator stops exactly there and is reset
@@ -89,6 +96,7 @@ typedef struct awe_sim {
   double *dydt;            /* [nx] scratch */
   double *yout;            /* [ny] outputs at t (post-calculate) */
   int reset_pending;       /* an event was passed: reset the stepper before going on */
+  long nstep;              /* log intervals done (awe_sim_step calls) */
   double steady_residual;  /* max |F| of moving points after the steady-state march [N], NAN */
   double steady_acc;       /* max |acc| after it [m/s^2], NAN */
 } awe_sim;
@@ -97,14 +105,18 @@ typedef struct awe_sim {
 awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err);
 void awe_sim_free(awe_sim *s);
 
-/* Initialize: y0, u0, the steady-state march before t = 0 when m->opt.steady_state, outputs at
- * t = 0. */
+/* Initialize: y0, u0, the first aerodynamic refresh, the steady-state march before t = 0 when
+ * m->opt.steady_state, outputs at t = 0. */
 awe_status awe_sim_start(awe_sim *s, awe_err *err);
 
 /* Advance to t_next (> s->t) through the life cycle above; fills s->yout. On failure returns
  * AWE_EINTEG with a message naming the time and the first non-finite variable (or the stepper
  * error); s->t and s->y then hold the last accepted state. */
 awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err);
+
+/* Refresh the wings' aerodynamic models at the current state s->t, s->y (aero_coupling.h).
+ * Returns the number of wings whose VSM solve failed (their previous model is kept). */
+int awe_sim_aero_refresh(awe_sim *s);
 
 /* Time of log step k (k dt, the last one clamped to the duration) and the number of steps. */
 double awe_sim_log_time(const awe_model *m, long k);

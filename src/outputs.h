@@ -8,6 +8,23 @@
  *   tethers.NAME.len [m]             unstretched length;  .stretched_len [m] sum of lengths
  *   winches.NAME.force [N]           |F_w|;  .vel [m/s] reel-out speed;  .torque [N m] set torque
  *   pulleys.NAME.len [m]             rest length of leg 1
+ *   wings.NAME.pos/vel [m, m/s]      wing origin (world)
+ *   wings.NAME.quat [-]              body -> world quaternion (w, x, y, z), w >= 0
+ *   wings.NAME.omega_b [rad/s]       body rates (0 for particle wings)
+ *   wings.NAME.va, va_b [m/s]        apparent wind at the origin, world and body frame
+ *   wings.NAME.aero_force_b, aero_moment_b [N, N m]  aerodynamic loads, body frame, moment
+ *                                    about the origin
+ *   wings.NAME.elevation, azimuth, heading, course [rad]  (physics.md §9, kite_frames.h) of
+ *                                    r = origin - ground station (wing.h)
+ *   wings.NAME.aoa [rad]             atan2(va_b,z, va_b,x) + twist of the mid-span group (the
+ *                                    mean of the two middle groups for an even count)
+ *   wings.NAME.sideslip [rad]        atan2(va_b,y, hypot(va_b,x, va_b,z))
+ *   wings.NAME.distance [m]          |r|
+ *   wings.NAME.turn_rate [rad/s]     R_vw^T omega_w, view frame z = r/|r|, y = n(z x e_x),
+ *                                    x = y x z (component z: turning about the tether)
+ *   wings.NAME.power [W]             sum over the winches of |F_w| v_reel (mechanical power,
+ *                                    positive when reeling out)
+ *   groups.NAME.twist [rad]          twist (clamped to +-90 deg)
  */
 #ifndef AWE_OUTPUTS_H
 #define AWE_OUTPUTS_H

@@ -57,21 +57,6 @@ void awe_point_forces(const awe_model *m, awe_work *w) {
 }
 
 
-/* velocity of the origin of wing j (weighted mean of its origin points), 0 if none */
-static void wing_origin_vel(const awe_model *m, const awe_work *w, int j, double v[3]) {
-  v[0] = v[1] = v[2] = 0.0;
-  int adr = m->wing_origin_adr[j], n = m->wing_origin_num[j];
-  double sw = 0.0;
-  for (int k = 0; k < n; k++) {
-    double wt = m->wing_origin_w[adr + k];
-    awe_v3_addto(v, wt, w->vel + 3 * m->wing_origin_pts[adr + k]);
-    sw += wt;
-  }
-  if (sw != 0.0)
-    for (int k = 0; k < 3; k++) v[k] /= sw;
-}
-
-
 void awe_point_accelerations(const awe_model *m, awe_work *w) {
   for (int i = 0; i < m->npoint; i++) {
     if (w->point_x[i] < 0) continue;
@@ -79,9 +64,19 @@ void awe_point_accelerations(const awe_model *m, awe_work *w) {
     const double *bfd = m->point_bfd + 3 * i, *wfd = m->point_wfd + 3 * i;
     double *a = w->acc + 3 * i;
     double inv_m = 1.0 / w->mass[i];
-    double vw[3] = {0.0, 0.0, 0.0};
-    if ((bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0) && m->point_wing[i] >= 0)
-      wing_origin_vel(m, w, m->point_wing[i], vw);
-    for (int k = 0; k < 3; k++) a[k] = F[k] * inv_m - bfd[k] * (v[k] - vw[k]) - wfd[k] * v[k];
+    for (int k = 0; k < 3; k++) a[k] = F[k] * inv_m - wfd[k] * v[k];
+    if (bfd[0] == 0.0 && bfd[1] == 0.0 && bfd[2] == 0.0) continue;
+    int j = m->point_wing[i];
+    double dv[3], db[3];
+    if (j >= 0) {
+      /* relative to the wing origin, in the wing's body axes: R_bw (bfd .* R_bw^T dv) */
+      const double *R = w->wing_R + 9 * j;
+      awe_v3_sub(dv, v, w->wing_vel + 3 * j);
+      for (int k = 0; k < 3; k++)
+        db[k] = bfd[k] * (R[k] * dv[0] + R[3 + k] * dv[1] + R[6 + k] * dv[2]);
+      for (int k = 0; k < 3; k++) a[k] -= R[3 * k] * db[0] + R[3 * k + 1] * db[1] + R[3 * k + 2] * db[2];
+    } else {
+      for (int k = 0; k < 3; k++) a[k] -= bfd[k] * v[k];
+    }
   }
 }

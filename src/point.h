@@ -8,14 +8,14 @@
  *   D_i = 0.5 rho(z_i) cd_i |va_i|_s area_i va_i,  va_i = f(z_i) wind_gnd - vel_i,
  *         |v|_s = sqrt(|v|^2 + 1e-24)
  *   F_i = S_i + [0, 0, -g m_i] + F_ext,i + D_i             (the "force" output)
- * DYNAMIC (and, for now, WING) points:
+ * DYNAMIC points and WING points of particle wings:
  *   d pos/dt = vel
- *   d vel/dt = F_i/m_i - bfd_i (vel_i - v_wing) - wfd_i vel_i      (componentwise)
- * bfd (body_frame_damping) acts relative to the velocity of the point's wing origin; SAM
- * applies it in the wing body axes, R_bw (bfd .* R_bw^T dv). Without wing frames (the wing
- * issue) the axes are the world axes, which is exact for the isotropic bfd of all models here;
- * a point without a wing is damped relative to the ground (v_wing = 0). wfd
- * (world_frame_damping) is per unit mass: a falling point reaches v = g/wfd.
+ *   d vel/dt = F_i/m_i - R_bw (bfd_i .* R_bw^T (vel_i - v_wing)) - wfd_i .* vel_i
+ * bfd (body_frame_damping) acts relative to the velocity of the point's wing origin, in the wing
+ * body axes (wing.h); a point without a wing is damped relative to the ground (v_wing = 0,
+ * world axes). wfd (world_frame_damping) is per unit mass: a falling point reaches v = g/wfd.
+ * WING points of rigid wings have no state: they are slaves of the wing body (wing.h), and their
+ * F_i enters the wing's force and moment.
  * STATIC points stay at pos0 with zero velocity; QUASI_STATIC points have zero velocity and
  * F_i = 0 (quasi_static.c).
  */

@@ -6,6 +6,8 @@
  *   m_p  = sum_len lambda_1        (rope mass, lambda = rho pi d^2/4 of leg 1)     [kg]
  *   F_p  = F_s(leg 1) - F_s(leg 2)                                                 [N]
  *   DYNAMIC:      d len/dt = vel,  d vel/dt = F_p/m_p - 5 vel   (pulley_damp = 5 1/s)
+ *                 (the legs' dampers act on d(len - l0)/dt, so F_p holds -c (2 vel) too:
+ *                 segment.h)
  *   QUASI_STATIC: F_p = 0 (equal tension), solved with the quasi-static points
  *                 (quasi_static.c); also used for a DYNAMIC pulley whose rope has no mass.
  */

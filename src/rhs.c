@@ -8,13 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "aero_coupling.h"
 #include "atmosphere.h"
+#include "group.h"
 #include "point.h"
 #include "pulley.h"
 #include "quasi_static.h"
 #include "segment.h"
 #include "input_signal.h"
 #include "winch.h"
+#include "wing.h"
 
 
 awe_ctx awe_ctx_make(const awe_model *m, awe_work *w, const double *u) {
@@ -64,7 +67,9 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
   for (int i = 0; i < m->npoint; i++) {
     int o = w->point_x[i];
     double *p = w->pos + 3 * i, *v = w->vel + 3 * i;
-    if (o >= 0) {
+    if (w->point_slave[i]) {
+      continue; /* placed by the wing (awe_wing_kinematics) */
+    } else if (o >= 0) {
       memcpy(p, y + o, 3 * sizeof(double));
       memcpy(v, y + o + 3, 3 * sizeof(double));
     } else if (w->point_qs[i] < 0) {
@@ -89,6 +94,8 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
       if (w->pulley_qs[i] < 0) w->pulley_len[i] = m->pulley_len0[i];
     }
   }
+  awe_group_unpack(m, w, y);
+  awe_wing_kinematics(m, w, y);
 }
 
 
@@ -113,6 +120,8 @@ static void assemble(const awe_model *m, awe_work *w, int brake_all, double *dyd
     dydt[w->pulley_x[i]] = w->pulley_vel[i];
     dydt[w->pulley_x[i] + 1] = w->pulley_acc[i];
   }
+  awe_wing_assemble(m, w, dydt);
+  awe_group_assemble(m, w, dydt);
 }
 
 
@@ -122,6 +131,7 @@ int awe_rhs(double t, const double y[], double dydt[], void *params) {
   awe_work *w = c->w;
   int brake_all = (c->flags & AWE_CTX_BRAKE_ALL) != 0;
   w->stats.rhs++;
+  w->flags = c->flags;
 
   int k = awe_first_nonfinite(y, w->nx);
   if (k >= 0) return bad(w, t, k, 0);
@@ -130,13 +140,19 @@ int awe_rhs(double t, const double y[], double dydt[], void *params) {
   unpack(m, w, y);                               /* 2. unpack */
   double vw = w->u_v_wind >= 0 ? w->u[w->u_v_wind] : m->env.v_wind;
   awe_wind_ground(&m->env, vw, w->wind_gnd);     /* 3. wind */
+  awe_wing_apparent_wind(m, w);
   awe_segment_rest_lengths(m, w);                /* 4. rest lengths */
   if (w->qs && awe_qs_solve(m, w, t))            /* 5. quasi-static points, pulleys */
     return AWE_RHS_RETRY;
   awe_point_masses(m, w);                        /* 6. masses */
   awe_segment_forces(m, w);                      /* 7. segments */
   awe_point_forces(m, w);                        /* 8. points */
+  awe_aero_eval(m, w);                           /*    wing aerodynamics (frozen model) */
+  awe_aero_point_forces(m, w);
+  if (awe_group_quasi_static(m, w)) return AWE_RHS_RETRY;
   awe_point_accelerations(m, w);
+  awe_wing_dynamics(m, w, c->flags);             /*    rigid wings and their twist */
+  awe_group_dynamics(m, w, c->flags);
   awe_winch_forces(m, w);                        /* 9. winches */
   awe_winch_dynamics(m, w, brake_all);
   awe_pulley_dynamics(m, w);                     /* 10. pulleys */

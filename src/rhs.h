@@ -3,13 +3,17 @@
  * One function for simulate, steady state, linearize and step response (GSL odeiv2 signature).
  * Stages, each one call into a physics module:
  *   1. inputs     u = ctx->u, scheduled signals evaluated at t (signal.h)
- *   2. unpack     y -> positions, velocities, tether lengths, winch speeds, pulley states
- *   3. wind       ground wind vector from the wind.v_wind input (atmosphere.h)
+ *   2. unpack     y -> positions, velocities, tether lengths, winch speeds, pulley states,
+ *                 twist (group.h), rigid wings and their slave points (wing.h)
+ *   3. wind       ground wind vector from the wind.v_wind input (atmosphere.h), apparent wind
+ *                 at the wing origins
  *   4. lengths    rest lengths of all segments (segment.h)
  *   5. algebraic  quasi-static points and pulleys by Newton (quasi_static.h)
  *   6. masses     point masses from the current rest lengths (point.h)
  *   7. segments   spring-damper forces and line drag (segment.h)
- *   8. points     total point forces and accelerations (point.h)
+ *   8. points     total point forces (point.h), wing aerodynamics from the frozen models
+ *                 (aero_coupling.h), quasi-static twist, point accelerations, rigid-wing
+ *                 and twist dynamics (wing.h, group.h)
  *   9. winches    winch force, friction, drum acceleration (winch.h)
  *  10. pulleys    rope acceleration (pulley.h)
  *  11. assemble   dydt from the layout in the registry (layout.c)
@@ -32,7 +36,10 @@
 #define AWE_RHS_RETRY GSL_EMAXITER
 
 enum {
-  AWE_CTX_BRAKE_ALL = 1u << 0  /* every winch braked (steady-state march) */
+  AWE_CTX_BRAKE_ALL = 1u << 0,  /* every winch braked (steady-state march) */
+  AWE_CTX_FIX_WING = 1u << 1,   /* rigid wings and their twist held (all derivatives 0) */
+  AWE_CTX_FIX_SPHERE = 1u << 2  /* rigid wings move only radially and do not turn about the
+                                   radial axis (steady-state march, find_steady_state!) */
 };
 
 /* Parameters of awe_rhs. The signals are evaluated at t clamped to [t_lo, t_hi), the left

@@ -48,9 +48,13 @@ void awe_segment_eval(const awe_model *m, awe_work *w, int s) {
   for (int k = 0; k < 3; k++) u[k] = d[k] / len;
   awe_v3_sub(dv, va, vb);
   double ldot_neg = awe_v3_dot(dv, u);
+  int pu = m->segment_pulley[s];
+  if (pu >= 0) /* the rope slides: the damper acts on d(len - l0)/dt */
+    ldot_neg += m->segment_pulley_leg[s] == 0 ? w->pulley_vel[pu] : -w->pulley_vel[pu];
   double l0 = w->seg_l0[s];
   double kappa = len > l0 ? 1.0 : m->segment_compression_frac[s];
   double f = kappa * m->segment_unit_k[s] / len * (len - l0) - m->segment_unit_c[s] / len * ldot_neg;
+  if (w->seg_rigid[s]) f = 0.0; /* inside a rigid wing: k = c = 0 */
   w->seg_len[s] = len;
   w->seg_force[s] = f;
 

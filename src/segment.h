@@ -9,14 +9,20 @@
  *       = compression_frac unit_stiffness/len   (len <= l0, slack)
  *   c   = unit_damping/len   (not softened when slack)
  *   F_s = k (len - l0) - c ldot_neg     [N], tension positive; +F_s u on p1, -F_s u on p2
+ * A pulley leg's damper acts on the strain rate d(len - l0)/dt, i.e. ldot_neg + dl0/dt with
+ * dl0/dt = +-pulley_vel (SymbolicAWEModels v0.13+, components/kernels.jl @33bb307): the rope
+ * sliding over the pulley is damped by the line, which turns the otherwise almost undamped
+ * rope-mass mode (a 1 g rope on a 40 kN line rings at ~800 Hz with zeta ~0.01) into an
+ * overdamped one. Other segments keep the late-2025 endpoint form (their l0 changes only
+ * through the winch, where the difference is c v_reel / n).
  * Rest length l0: tether segment tether_len/n, pulley leg pulley_len resp. sum_len - pulley_len,
  * otherwise the model's l0; plus the input segments.NAME.l0 (a change, 0 = as modelled).
  * Line drag (all segments except those inside one wing):
  *   p_mid, v_mid = means of the ends, va = f(z_mid) wind_gnd - v_mid,
  *   va_perp = va - (va.u) u,  F_drag = 0.5 rho(z_mid) cd_tether |va| (len d) va_perp,
- * split half to each end. Rigid-wing internal segments carry no force in SymbolicAWEModels;
- * until the wing issue adds rigid bodies, wing points are free points and those segments
- * keep their springs (they hold the wing together) but have no drag.
+ * split half to each end. Segments with both ends on one rigid wing carry no force (their load
+ * is internal to the body; SymbolicAWEModels sets k = c = 0) and no drag; their length is still
+ * computed for the output.
  */
 #ifndef AWE_SEGMENT_H
 #define AWE_SEGMENT_H

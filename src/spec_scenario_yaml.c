@@ -204,12 +204,99 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
 }
 
 
+/* transforms: {NAME: {elevation, azimuth, heading, elevation_vel, azimuth_vel, turn_rate}}
+ * overrides the placement of the structure's transforms (degrees, degrees/s, as there) */
+static awe_status read_transforms(awe_spec *s, const awe_ynode *tr, awe_err *err) {
+  if (!tr || tr->kind == AWE_Y_NULL) return AWE_OK;
+  if (tr->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, &tr->loc,
+                      "transforms: expected a mapping of transform names to overrides");
+  awe_struct_spec *ss = &s->structure;
+  for (int i = 0; i < tr->n; i++) {
+    const char *name = tr->keys[i]->str;
+    const awe_ynode *v = tr->items[i];
+    awe_transform_spec *T = NULL;
+    for (int k = 0; k < ss->ntransform; k++)
+      if (ss->transforms[k].name && !strcmp(ss->transforms[k].name, name)) T = &ss->transforms[k];
+    if (!T) {
+      const char *names[64];
+      int n = 0;
+      for (int k = 0; k < ss->ntransform && n < 64; k++)
+        if (ss->transforms[k].name) names[n++] = ss->transforms[k].name;
+      const char *best = n ? awe_closest(name, names, n) : NULL;
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "transforms: the structure has no transform "
+                        "'%s'%s%s%s", name, best ? " (did you mean '" : "", best ? best : "",
+                        best ? "'?)" : "");
+    }
+    char sec[200];
+    snprintf(sec, sizeof(sec), "transforms.%s", name);
+    if (v->kind != AWE_Y_MAP)
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: expected a mapping", sec);
+    static const char *const k[] = {"elevation", "azimuth", "heading", "elevation_vel",
+                                    "azimuth_vel", "turn_rate"};
+    AWE_TRY(awe_ymap_check_keys(v, sec, k, AWE_ARRLEN(k), err));
+    double *dst[6] = {&T->elevation, &T->azimuth, &T->heading, &T->elevation_vel,
+                      &T->azimuth_vel, &T->turn_rate};
+    for (int j = 0; j < 6; j++) {
+      double x = NAN;
+      AWE_TRY(num(v, k[j], sec, &x, 0, err));
+      if (!isnan(x)) *dst[j] = x * M_PI / 180.0;
+    }
+  }
+  return AWE_OK;
+}
+
+
+/* wings: {NAME: {aero_mode, angular_damping, y_damping}} overrides the structure's wings */
+static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err *err) {
+  if (!wn || wn->kind == AWE_Y_NULL) return AWE_OK;
+  if (wn->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, &wn->loc,
+                      "wings: expected a mapping of wing names to overrides");
+  awe_struct_spec *ss = &s->structure;
+  for (int i = 0; i < wn->n; i++) {
+    const char *name = wn->keys[i]->str;
+    const awe_ynode *v = wn->items[i];
+    awe_wing_spec *W = NULL;
+    for (int k = 0; k < ss->nwing; k++)
+      if (ss->wings[k].name && !strcmp(ss->wings[k].name, name)) W = &ss->wings[k];
+    if (!W) {
+      const char *names[64];
+      int n = 0;
+      for (int k = 0; k < ss->nwing && n < 64; k++)
+        if (ss->wings[k].name) names[n++] = ss->wings[k].name;
+      const char *best = n ? awe_closest(name, names, n) : NULL;
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "wings: the structure has no wing '%s'%s%s%s",
+                        name, best ? " (did you mean '" : "", best ? best : "",
+                        best ? "'?)" : "");
+    }
+    char sec[200];
+    snprintf(sec, sizeof(sec), "wings.%s", name);
+    if (v->kind != AWE_Y_MAP)
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: expected a mapping", sec);
+    static const char *const k[] = {"aero_mode", "angular_damping", "y_damping"};
+    AWE_TRY(awe_ymap_check_keys(v, sec, k, AWE_ARRLEN(k), err));
+    const awe_ynode *am = awe_ymap_get(v, "aero_mode");
+    if (am && am->kind != AWE_Y_NULL) {
+      char w[240];
+      snprintf(w, sizeof(w), "%s.aero_mode", sec);
+      AWE_TRY(awe_spec_parse_aero_mode(am, w, &W->aero_mode, err));
+    }
+    AWE_TRY(num(v, "angular_damping", sec, &W->angular_damping, 0, err));
+    AWE_TRY(num(v, "y_damping", sec, &W->y_damping, 0, err));
+  }
+  return AWE_OK;
+}
+
+
 awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_scenario_spec *sc = &s->scenario;
   static const char *const keys[] = {"awesim", "name", "description", "model", "settings",
-                                     "run", "inputs", "output"};
+                                     "transforms", "wings", "run", "inputs", "output"};
   AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
+  AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
+  AWE_TRY(read_wing_overrides(s, awe_ymap_get(root, "wings"), err));
 
   const awe_ynode *in = awe_ymap_get(root, "inputs");
   if (in && in->kind != AWE_Y_NULL) {

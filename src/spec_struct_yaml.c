@@ -423,8 +423,8 @@ static const enum_name wing_types[] = {
     {"PARTICLE_DYNAMICS", AWE_WING_PARTICLE}, {"REFINE", AWE_WING_PARTICLE}};
 
 /* aero_mode spellings are case- and underscore-insensitive: normalise before matching */
-static awe_status parse_aero_mode(const awe_ynode *n, const char *what, awe_aero_mode *out,
-                                  awe_err *err) {
+awe_status awe_spec_parse_aero_mode(const awe_ynode *n, const char *what, awe_aero_mode *out,
+                                    awe_err *err) {
   if (awe_ynode_is_nothing(n)) {
     *out = AWE_AERO_DEFAULT;
     return AWE_OK;
@@ -492,7 +492,7 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     x->type = (awe_wing_type)ty;
     x->type_given = 1;
     snprintf(w, sizeof(w), "%s: aero_mode", what);
-    AWE_TRY(parse_aero_mode(awe_row_get(r, "aero_mode"), w, &x->aero_mode, err));
+    AWE_TRY(awe_spec_parse_aero_mode(awe_row_get(r, "aero_mode"), w, &x->aero_mode, err));
     static const char *const gcols[] = {"twist_surfaces", "groups", "stations"};
     snprintf(w, sizeof(w), "%s: twist_surfaces", what);
     AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, gcols, 3), w, &x->groups, &x->ngroup, err));

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "input_signal.h"
+#include "aero_coupling.h"
+#include "kite_frames.h"
+#include "wing.h"
 
 
 static double kinetic_energy(const awe_model *m, const awe_work *w, const double *y) {
@@ -22,7 +25,11 @@ static double kinetic_energy(const awe_model *m, const awe_work *w, const double
     int o = w->pulley_x[i];
     if (o >= 0) T += 0.5 * w->pulley_mass[i] * y[o + 1] * y[o + 1];
   }
-  return T;
+  for (int g = 0; g < m->ngroup; g++) {
+    int o = w->group_x[g];
+    if (o >= 0) T += 0.5 * w->gg[g].inertia * y[o + 1] * y[o + 1];
+  }
+  return T + awe_wing_kinetic_energy(m, w, y);
 }
 
 
@@ -33,6 +40,13 @@ static void zero_velocities(const awe_model *m, const awe_work *w, double *y) {
     if (w->pulley_x[i] >= 0) y[w->pulley_x[i] + 1] = 0.0;
   for (int i = 0; i < m->nwinch; i++)
     if (w->winch_x[i] >= 0) y[w->winch_x[i]] = 0.0;
+  for (int j = 0; j < m->nwing; j++)
+    if (w->wing_x[j] >= 0) {
+      memset(y + w->wing_x[j] + 3, 0, 3 * sizeof(double));
+      memset(y + w->wing_x[j] + 10, 0, 3 * sizeof(double));
+    }
+  for (int g = 0; g < m->ngroup; g++)
+    if (w->group_x[g] >= 0) y[w->group_x[g] + 1] = 0.0;
 }
 
 
@@ -53,6 +67,13 @@ static int residual(awe_sim *s, double *fmax, double *amax) {
     double a = fabs(w->pulley_acc[i]);
     if (a > *amax) *amax = a;
   }
+  for (int j = 0; j < m->nwing; j++) {
+    if (w->wing_x[j] < 0) continue;
+    /* the constrained (radial) part: FIX_SPHERE holds the rest */
+    double a = awe_v3_norm(s->dydt + w->wing_x[j] + 3), f = w->wg[j].mass * a;
+    if (f > *fmax) *fmax = f;
+    if (a > *amax) *amax = a;
+  }
   return st;
 }
 
@@ -69,17 +90,24 @@ static double acc_norm(awe_sim *s, const int *A, int np, double *r) {
 }
 
 
-/* Pseudo-transient continuation of the static equilibrium acc(pos) = 0 (velocities zero,
- * winches braked; Kelley & Keyes 1998):  (sigma I - J) dx = acc,  J = d acc/d pos from the
- * coloured finite-difference Jacobian. sigma = 1/dtau starts at 1e-2 max|J_ii| and follows
- * the residual (switched evolution relaxation: sigma *= res_new/res_old after a success,
- * *= 10 after a rejected step), so the iteration moves like a damped march while the
- * residual is large (slack lines, kinks) and becomes Newton's method near the solution.
+/* Pseudo-transient continuation of the static equilibrium acc(q) = 0 (velocities zero,
+ * winches braked; Kelley & Keyes 1998):  (sigma I - J) dq = acc,  J = d acc/d q from the
+ * coloured finite-difference Jacobian. The coordinates q are the positions of the moving
+ * points, pulley lengths, rigid-wing centres of mass and twists, and the orientation of each
+ * rigid wing as a rotation vector phi (principal frame): Q <- Q (x) Exp(dphi), whose Jacobian
+ * columns follow from the quaternion columns by the chain rule dQ/dphi_k = 1/2 Q (x) (0, e_k);
+ * its residual rows are the angular accelerations. sigma = 1/dtau starts at 1e-2 max|J_ii|
+ * and follows the residual (switched evolution relaxation: sigma *= res_new/res_old after a
+ * success, *= 10 after a rejected step), so the iteration moves like a damped march while the
+ * residual is large (slack lines, kinks) and becomes Newton's method near the solution. The
+ * wings' aerodynamic models are refreshed at every 4th iterate, and at every iterate once
+ * max |acc| < 1e-3. At most 1000 iterations; it stops after 100 without a 0.1 % improvement.
  * Returns the iterations done. */
 static int ptc_polish(awe_sim *s) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   int n = w->nx, np = 0, it = 0;
+  /* coordinate k: P[k] >= 0 a plain state index; P[k] = -1 - (4 j + axis) a rotation of wing j */
   int *P = malloc(sizeof(int) * ((size_t)n + 1)), *A = malloc(sizeof(int) * ((size_t)n + 1));
   double *J = NULL, *M = NULL, *dfdt = NULL, *r = NULL, *dx = NULL, *y0 = NULL, *ybest = NULL;
   gsl_permutation *perm = NULL;
@@ -95,6 +123,19 @@ static int ptc_polish(awe_sim *s) {
       P[np] = w->pulley_x[i];
       A[np++] = w->pulley_x[i] + 1;
     }
+  for (int j = 0; j < m->nwing; j++)
+    if (w->wing_x[j] >= 0)
+      for (int k = 0; k < 3; k++) {
+        P[np] = w->wing_x[j] + k;
+        A[np++] = w->wing_x[j] + 3 + k;
+        P[np] = -1 - (4 * j + k);
+        A[np++] = w->wing_x[j] + 10 + k;
+      }
+  for (int g = 0; g < m->ngroup; g++)
+    if (w->group_x[g] >= 0) {
+      P[np] = w->group_x[g];
+      A[np++] = w->group_x[g] + 1;
+    }
   if (np == 0) goto out;
   J = malloc(sizeof(double) * (size_t)n * (size_t)n);
   M = malloc(sizeof(double) * (size_t)np * (size_t)np);
@@ -105,23 +146,35 @@ static int ptc_polish(awe_sim *s) {
   ybest = malloc(sizeof(double) * (size_t)n);
   perm = gsl_permutation_alloc((size_t)np);
   if (!J || !M || !dfdt || !r || !dx || !y0 || !ybest || !perm) goto out;
+  if (w->aero) awe_aero_refresh(&s->ctx, 0.0, s->y);
   double res = acc_norm(s, A, np, r), sigma = -1.0, best = res;
   memcpy(ybest, s->y, sizeof(double) * (size_t)n);
   int fails = 0, stall = 0;
-  for (; it < 200 && res > 1e-12 && fails < 12; it++) {
+  for (; it < 1000 && res > 1e-12 && fails < 12; it++) {
     if (awe_jacobian_fd(0.0, s->y, J, dfdt, s->it) != GSL_SUCCESS) break;
     acc_norm(s, A, np, r); /* the Jacobian left the workspace at a perturbed state */
+    /* columns in the generalized coordinates */
+    for (int c = 0; c < np; c++) {
+      if (P[c] >= 0) {
+        for (int i = 0; i < np; i++) M[i * np + c] = -J[(size_t)A[i] * (size_t)n + (size_t)P[c]];
+        continue;
+      }
+      int code = -1 - P[c], j = code / 4, ax = code % 4, o = w->wing_x[j] + 6;
+      double e[4] = {0.0, 0.0, 0.0, 0.0}, dq[4];
+      e[1 + ax] = 1.0;
+      awe_quat_mul(s->y + o, e, dq);
+      for (int i = 0; i < np; i++) {
+        const double *Jr = J + (size_t)A[i] * (size_t)n + (size_t)o;
+        M[i * np + c] = -0.5 * (Jr[0] * dq[0] + Jr[1] * dq[1] + Jr[2] * dq[2] + Jr[3] * dq[3]);
+      }
+    }
     if (sigma < 0.0) {
       double dmax = 0.0;
-      for (int k = 0; k < np; k++) {
-        double d = fabs(J[(size_t)A[k] * (size_t)n + (size_t)P[k]]);
-        if (d > dmax) dmax = d;
-      }
+      for (int k = 0; k < np; k++)
+        if (fabs(M[k * np + k]) > dmax) dmax = fabs(M[k * np + k]);
       sigma = 1e-2 * dmax;
     }
-    for (int i = 0; i < np; i++)
-      for (int j = 0; j < np; j++)
-        M[i * np + j] = (i == j ? sigma : 0.0) - J[(size_t)A[i] * (size_t)n + (size_t)P[j]];
+    for (int k = 0; k < np; k++) M[k * np + k] += sigma;
     gsl_matrix_view Mv = gsl_matrix_view_array(M, (size_t)np, (size_t)np);
     gsl_vector_view rv = gsl_vector_view_array(r, (size_t)np);
     gsl_vector_view dv = gsl_vector_view_array(dx, (size_t)np);
@@ -135,7 +188,24 @@ static int ptc_polish(awe_sim *s) {
       continue;
     }
     memcpy(y0, s->y, sizeof(double) * (size_t)n);
-    for (int k = 0; k < np; k++) s->y[P[k]] += dx[k];
+    for (int k = 0; k < np; k++) {
+      if (P[k] >= 0) {
+        s->y[P[k]] += dx[k];
+        continue;
+      }
+      int code = -1 - P[k];
+      if (code % 4) continue; /* a wing's rotation is applied once, from its first axis */
+      int j = code / 4, o = w->wing_x[j] + 6;
+      double phi[3] = {dx[k], dx[k + 2], dx[k + 4]}, dq[4], q[4];
+      awe_quat_from_rotvec(phi, dq);
+      awe_quat_mul(s->y + o, dq, q);
+      awe_quat_normalize(q);
+      memcpy(s->y + o, q, sizeof(q));
+    }
+    /* the aerodynamic model follows every 4th iterate (its linearization carries the steps in
+     * between), and every iterate near convergence */
+    int fresh = w->aero && (it % 4 == 3 || res < 1e-3);
+    if (fresh) awe_aero_refresh(&s->ctx, 0.0, s->y);
     double rn = acc_norm(s, A, np, NULL);
     if (rn >= 0.0 && rn < 1e3 * res) {
       /* accepted (not necessarily monotone: a residual norm is no energy) */
@@ -143,7 +213,7 @@ static int ptc_polish(awe_sim *s) {
         best = rn;
         memcpy(ybest, s->y, sizeof(double) * (size_t)n);
         stall = 0;
-      } else if (++stall >= 10) {
+      } else if (++stall >= 100) {
         break; /* no progress: at the level of the finite-difference noise */
       }
       /* switched evolution relaxation, at least halving sigma after a decrease */
@@ -152,6 +222,7 @@ static int ptc_polish(awe_sim *s) {
       fails = 0;
     } else {
       memcpy(s->y, y0, sizeof(double) * (size_t)n);
+      if (fresh) awe_aero_refresh(&s->ctx, 0.0, s->y);
       sigma *= 10.0;
       fails++;
     }
@@ -190,14 +261,17 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   s->ctx.nsig = 0;
   s->ctx.t_lo = -INFINITY;
   s->ctx.t_hi = INFINITY;
-  s->ctx.flags |= AWE_CTX_BRAKE_ALL;
+  s->ctx.flags |= AWE_CTX_BRAKE_ALL | AWE_CTX_FIX_SPHERE;
 
   awe_status rc = AWE_OK;
   zero_velocities(m, w, s->y);
   awe_integrator_reset(s->it);
   double tau = 0.0, T_prev = 0.0, fmax, amax;
   long k = 0, nsteps = (long)ceil(t_settle / h - 1e-9);
+  int per_refresh = (int)floor(dt / h + 0.5);
+  if (per_refresh < 1) per_refresh = 1;
   while (k < nsteps) {
+    if (w->aero && k % per_refresh == 0) awe_aero_refresh(&s->ctx, tau, s->y);
     double t1 = (double)(++k) * h;
     w->bad_x = -1;
     int st = awe_integrator_apply(s->it, &tau, t1, s->y);
@@ -218,6 +292,7 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   }
   zero_velocities(m, w, s->y);
   if (rc == AWE_OK) ptc_polish(s);
+  if (rc == AWE_OK && w->aero) awe_aero_refresh(&s->ctx, 0.0, s->y);
   if (rc == AWE_OK) {
     if (residual(s, &fmax, &amax) != GSL_SUCCESS) {
       rc = awe_err_set(err, AWE_ENOCONV, "steady state: the settled state cannot be evaluated");

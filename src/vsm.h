@@ -173,6 +173,14 @@ int awe_vsm_linearize_size(const awe_vsm_wing *w);
 int awe_vsm_linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
                       const double ref_point[3], double *x0, double *jac, awe_vsm_result *r);
 
+/* As awe_vsm_linearize with one-sided (forward) differences: 1 + m solves instead of 2 m + 2,
+ * truncation error O(h) instead of O(h^2) (relative ~1e-4 with the steps above). The scalar
+ * fields of r hold the solve at y0; its array pointers show the last perturbed solve. The warm
+ * start is restored to the circulation at y0. */
+int awe_vsm_linearize_forward(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
+                              const double ref_point[3], double *x0, double *jac,
+                              awe_vsm_result *r);
+
 /* va = V [cos(alpha) cos(beta), sin(beta), sin(alpha)], the convention of VortexStepMethod.jl and
  * the Python Vortex-Step-Method (alpha, beta in degrees). */
 void awe_vsm_va_from_angles(double v, double alpha_deg, double beta_deg, double va[3]);

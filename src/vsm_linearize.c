@@ -2,6 +2,7 @@
  *
  *   y = [va_b (3), omega_b (3), theta (n_sections)],  x = [F (3), M (3), M_section (n_sections)]
  *   J_ij = (x_i(y0 + h_j e_j) - x_i(y0 - h_j e_j)) / (2 h_j)      (central differences)
+ *   J_ij = (x_i(y0 + h_j e_j) - x_i(y0)) / h_j                       (awe_vsm_linearize_forward)
  * Steps: h_va = 1e-4 max(|va|, 1) m/s, h_omega = h_va/max(span/2, 1e-3) rad/s, h_theta = 1e-4 rad.
  * Every perturbed solve starts from the circulation at y0 and runs the Newton solver with
  * rtol = min(rtol, 1e-10), so the differences are not polluted by the iteration tolerance.
@@ -30,8 +31,9 @@ static void outputs(const awe_vsm_wing *w, const awe_vsm_result *r, double *x) {
 }
 
 
-int awe_vsm_linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
-                      const double ref_point[3], double *x0, double *jac, awe_vsm_result *r) {
+static int linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
+                     const double ref_point[3], double *x0, double *jac, awe_vsm_result *r,
+                     int central) {
   if (!w || !va_b) return AWE_VSM_EINVAL;
   const int m = 6 + w->nsec, n = w->n;
   const double zero[3] = {0.0, 0.0, 0.0};
@@ -67,7 +69,7 @@ int awe_vsm_linearize(awe_vsm_wing *w, const double va_b[3], const double omega_
     const double hth = 1e-4;
     for (int j = 0; j < m && st == AWE_VSM_OK; j++) {
       const double h = j < 3 ? hva : (j < 6 ? hom : hth);
-      for (int side = 0; side < 2 && st == AWE_VSM_OK; side++) {
+      for (int side = 0; side < (central ? 2 : 1) && st == AWE_VSM_OK; side++) {
         const double d = side == 0 ? h : -h;
         double va[3] = {va_b[0], va_b[1], va_b[2]}, om[3] = {om0[0], om0[1], om0[2]};
         if (j < 3) {
@@ -83,14 +85,36 @@ int awe_vsm_linearize(awe_vsm_wing *w, const double va_b[3], const double omega_
         outputs(w, &rt, side == 0 ? w->lin_xp : w->lin_xm);
       }
       if (j >= 6) awe_vsm_wing_set_twist(w, w->lin_theta);
-      for (int i = 0; i < m; i++) jac[i*m + j] = (w->lin_xp[i] - w->lin_xm[i])/(2.0*h);
+      if (central) {
+        for (int i = 0; i < m; i++) jac[i*m + j] = (w->lin_xp[i] - w->lin_xm[i])/(2.0*h);
+      } else {
+        for (int i = 0; i < m; i++) jac[i*m + j] = (w->lin_xp[i] - x0[i])/h;
+      }
     }
   }
 
-  // restore the operating point: settings, twist, warm start and the result arrays
+  // restore the operating point: settings, twist, warm start and (central) the result arrays
   awe_vsm_wing_set_twist(w, w->lin_theta);
-  int st0 = awe_vsm_solve_from(w, va_b, om0, ref_point, w->lin_gam, res);
+  if (central) {
+    int st0 = awe_vsm_solve_from(w, va_b, om0, ref_point, w->lin_gam, res);
+    if (st == AWE_VSM_OK) st = st0;
+  } else {
+    memcpy(w->gam, w->lin_gam, (size_t)n*sizeof(double));
+    memcpy(w->gam_prev, w->lin_gam, (size_t)n*sizeof(double));
+  }
   w->s = keep;
-  if (st == AWE_VSM_OK) st = st0;
   return st;
+}
+
+
+int awe_vsm_linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
+                      const double ref_point[3], double *x0, double *jac, awe_vsm_result *r) {
+  return linearize(w, va_b, omega_b, ref_point, x0, jac, r, 1);
+}
+
+
+int awe_vsm_linearize_forward(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
+                              const double ref_point[3], double *x0, double *jac,
+                              awe_vsm_result *r) {
+  return linearize(w, va_b, omega_b, ref_point, x0, jac, r, 0);
 }

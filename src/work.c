@@ -3,7 +3,10 @@
 
 #include <string.h>
 
+#include "aero_coupling.h"
+#include "group.h"
 #include "quasi_static.h"
+#include "wing.h"
 
 
 /* find var (group, comp_index, var) in a list; returns the offset or -1 */
@@ -45,10 +48,21 @@ static int build_maps(const awe_model *m, awe_work *w) {
   w->pulley_x = ints(p, m->npulley, -1);
   w->pulley_qs = ints(p, m->npulley, -1);
   w->segment_u_l0 = ints(p, m->nsegment, -1);
+  w->wing_x = ints(p, m->nwing, -1);
+  w->wing_u_force = ints(p, m->nwing, -1);
+  w->wing_u_moment = ints(p, m->nwing, -1);
+  w->group_x = ints(p, m->ngroup, -1);
   if (!w->point_x || !w->point_qs || !w->point_u_force || !w->tether_x || !w->winch_x ||
       !w->winch_u_torque || !w->winch_u_brake || !w->winch_u_speed || !w->pulley_x ||
-      !w->pulley_qs || !w->segment_u_l0)
+      !w->pulley_qs || !w->segment_u_l0 || !w->wing_x || !w->wing_u_force ||
+      !w->wing_u_moment || !w->group_x)
     return -1;
+  for (int j = 0; j < m->nwing; j++) {
+    w->wing_x[j] = var_offset(x, "wings", j, "com");
+    w->wing_u_force[j] = var_offset(u, "wings", j, "force");
+    w->wing_u_moment[j] = var_offset(u, "wings", j, "moment");
+  }
+  for (int g = 0; g < m->ngroup; g++) w->group_x[g] = var_offset(x, "groups", g, "twist");
 
   int nqs = 0;
   for (int i = 0; i < m->npoint; i++) {
@@ -144,6 +158,35 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->pulley_vel = dbls(p, m->npulley);
   w->pulley_acc = dbls(p, m->npulley);
   w->u = dbls(p, w->nu);
+  int nw = m->nwing, ng = m->ngroup;
+  w->wg = awe_pool_array(p, (size_t)(nw > 0 ? nw : 1), sizeof(awe_wing_geom));
+  w->gg = awe_pool_array(p, (size_t)(ng > 0 ? ng : 1), sizeof(awe_group_geom));
+  w->point_pos_b = dbls(p, 3 * np);
+  w->point_slave = awe_pool_array(p, (size_t)(np > 0 ? np : 1), 1);
+  w->point_group = ints(p, np, -1);
+  w->point_twist_r = dbls(p, np);
+  w->seg_rigid = awe_pool_array(p, (size_t)(ns > 0 ? ns : 1), 1);
+  double **wv[] = {&w->wing_pos, &w->wing_vel, &w->wing_com, &w->wing_com_vel, &w->wing_omega_p,
+                   &w->wing_omega_w, &w->wing_va, &w->wing_va_b, &w->wing_aero_force_b,
+                   &w->wing_aero_moment_b, &w->wing_force, &w->wing_moment, &w->wing_acc,
+                   &w->wing_alpha_p, &w->wing_dcom};
+  for (size_t k = 0; k < sizeof(wv) / sizeof(wv[0]); k++)
+    if (!(*wv[k] = dbls(p, 3 * nw))) goto oom;
+  w->wing_R = dbls(p, 9 * nw);
+  w->wing_Rp = dbls(p, 9 * nw);
+  w->wing_q = dbls(p, 4 * nw);
+  w->wing_qdot = dbls(p, 4 * nw);
+  w->twist = dbls(p, ng);
+  w->twist_free = dbls(p, ng);
+  w->twist_vel = dbls(p, ng);
+  w->twist_acc = dbls(p, ng);
+  w->group_moment_aero = dbls(p, ng);
+  w->group_moment_tether = dbls(p, ng);
+  if (!w->wg || !w->gg || !w->point_pos_b || !w->point_slave || !w->point_group ||
+      !w->point_twist_r || !w->seg_rigid || !w->wing_R || !w->wing_Rp || !w->wing_q ||
+      !w->wing_qdot || !w->twist || !w->twist_free || !w->twist_vel || !w->twist_acc ||
+      !w->group_moment_aero || !w->group_moment_tether)
+    goto oom;
   if (!w->segment_lambda || !w->pulley_mass || !w->pos || !w->vel || !w->acc || !w->mass ||
       !w->spring || !w->force || !w->seg_l0 || !w->seg_len || !w->seg_force || !w->seg_dir ||
       !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
@@ -158,9 +201,28 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   for (int i = 0; i < m->npulley; i++)
     w->pulley_mass[i] = m->pulley_sum_len[i] * w->segment_lambda[m->pulley_seg[2 * i]];
 
+  for (int i = 0; i < np; i++) w->point_slave[i] = (unsigned char)awe_point_is_slave(m, i);
+  for (int s = 0; s < ns; s++) {
+    int a = m->segment_p[2 * s];
+    w->seg_rigid[s] = (unsigned char)(m->segment_wing_internal[s] && w->point_slave[a] &&
+                                      w->point_slave[m->segment_p[2 * s + 1]]);
+  }
+  for (int j = 0; j < nw; j++) w->wing_R[9 * j] = w->wing_R[9 * j + 4] = w->wing_R[9 * j + 8] = 1.0;
+
   if (w->nqs > 0) {
     w->qs = awe_qs_alloc(m, w);
     if (!w->qs) goto oom;
+  }
+  if (awe_wing_setup(m, w, err)) {
+    awe_work_free(w);
+    return NULL;
+  }
+  awe_err e2 = {0};
+  w->aero = awe_aero_alloc(m, w, &e2);
+  if (!w->aero && e2.code) {
+    if (err) *err = e2;
+    awe_work_free(w);
+    return NULL;
   }
   return w;
 
@@ -174,6 +236,7 @@ oom:
 void awe_work_free(awe_work *w) {
   if (!w) return;
   awe_qs_free(w->qs);
+  awe_aero_free(w->aero);
   awe_pool_free(w->pool);
 }
 
@@ -206,7 +269,10 @@ void awe_state_init(const awe_model *m, awe_work *w, double *y) {
       y[w->pulley_x[i] + 1] = 0.0;
     }
   }
+  awe_group_state_init(m, w, y);
+  awe_wing_state_init(m, w, y);
   if (w->qs) awe_qs_reset(m, w);
+  awe_aero_reset(m, w);
 }
 
 

@@ -10,6 +10,8 @@
  *   point_x[i]   offset of pos (vel at +3) in y for points with a state
  *   point_qs[i]  offset of the position in the quasi-static unknowns (QUASI_STATIC points)
  *   tether_x, winch_x, pulley_x (len; vel at +1), pulley_qs
+ *   wing_x[j]    offset of a rigid wing's com (com_vel +3, Q +6, omega_p +10)
+ *   group_x[g]   offset of a DYNAMIC group's twist (twist_vel +1)
  *   *_u_*        offsets in the input vector u
  * They are read from the registry (layout.c), so the layout is defined in one place.
  */
@@ -46,6 +48,28 @@ typedef struct {
 } awe_stats;
 
 struct awe_qs;
+struct awe_aero;
+
+/* Constant body geometry of a wing (wing.c; from the CAD positions, physics.md §4). Frames:
+ * body b (x chord, y span, z up; from the reference points), principal p (axes of the inertia
+ * about the centre of mass), world w. R_xy maps y coordinates from x: v_y = R_xy v_x. */
+typedef struct {
+  double R_bc[9];          /* body -> CAD */
+  double origin_cad[3];    /* body origin in CAD [m] */
+  double mass;             /* rigid wings: sum of the WING points' masses at init [kg] */
+  double com_b[3];         /* centre of mass relative to the origin, body frame [m] */
+  double I_p[3];           /* principal moments of inertia about the COM [kg m^2] */
+  double R_pb[9];          /* principal -> body (columns: principal axes in body coords) */
+  double base[3];          /* ground station for elevation/azimuth/heading [m] */
+} awe_wing_geom;
+
+/* Twist group geometry in the body frame (group.c, physics.md §7). */
+typedef struct {
+  double le_b[3];          /* LE (first point), untwisted [m] */
+  double chord_b[3];       /* chord vector LE -> farthest point [m] */
+  double x_airf[3], y_airf[3], z_airf[3]; /* chord, span and normal unit vectors */
+  double inertia;          /* (1/3) m c^2 [kg m^2] */
+} awe_group_geom;
 
 typedef struct awe_work {
   int nx, nu, ny;          /* sizes of state, input and output vectors */
@@ -58,6 +82,8 @@ typedef struct awe_work {
   int *winch_u_torque, *winch_u_brake, *winch_u_speed;
   int *segment_u_l0, *point_u_force;
   int u_v_wind;
+  int *wing_x, *group_x;
+  int *wing_u_force, *wing_u_moment;
 
   /* topology helpers: segments touching each point (CSR) */
   int *point_seg_adr, *point_seg_num, *point_segs;
@@ -87,6 +113,31 @@ typedef struct awe_work {
   double *winch_acc;       /* [m/s^2] */
   double *pulley_len, *pulley_vel, *pulley_acc;
 
+  /* wings (wing.h): constant geometry, then the kinematics and loads of the current state */
+  awe_wing_geom *wg;       /* [nwing] */
+  double *point_pos_b;     /* [3 np] WING points: untwisted position in the body frame [m] */
+  unsigned char *point_slave; /* [np] WING point of a rigid wing (awe_point_is_slave) */
+  int *point_group;        /* [np] twist group of a rigid-wing point, -1 */
+  double *point_twist_r;   /* [np] chordwise lever of a group point about the twist axis [m] */
+  unsigned char *seg_rigid;/* [ns] both ends on one rigid wing: no force (SAM: k = c = 0) */
+  double *wing_R;          /* [9 nw] body -> world */
+  double *wing_Rp;         /* [9 nw] principal -> world (rigid wings) */
+  double *wing_pos, *wing_vel;      /* [3 nw] origin position and velocity, world */
+  double *wing_com, *wing_com_vel;  /* [3 nw] centre of mass (rigid wings), world */
+  double *wing_omega_p, *wing_omega_w; /* [3 nw] body rates, principal and world frame */
+  double *wing_va, *wing_va_b;      /* [3 nw] apparent wind at the origin, world and body */
+  double *wing_aero_force_b, *wing_aero_moment_b; /* [3 nw] about the origin, body frame */
+  double *wing_force, *wing_moment; /* [3 nw] total force and moment about the COM, world */
+  double *wing_acc, *wing_alpha_p;  /* [3 nw] COM acceleration, angular acceleration (p) */
+  double *wing_q, *wing_qdot; /* [4 nw] quaternion state (principal -> world), its rate */
+  double *wing_dcom;       /* [3 nw] d com/dt (the velocity, projected under FIX_SPHERE) */
+  /* groups (group.h) */
+  awe_group_geom *gg;      /* [ngroup] */
+  double *twist, *twist_free, *twist_vel, *twist_acc; /* [ngroup] [rad], [rad/s], [rad/s^2] */
+  double *group_moment_aero, *group_moment_tether;    /* [ngroup] [N m] */
+  struct awe_aero *aero;   /* aerodynamic coupling (aero_coupling.h), NULL without aero */
+  unsigned flags;          /* AWE_CTX_* flags of the current rhs call */
+
   double wind_gnd[3];      /* wind vector at h_ref [m/s] */
   double *u;               /* [nu] effective inputs of the last rhs call */
 
@@ -101,12 +152,14 @@ typedef struct awe_work {
   awe_pool *pool;          /* owns every array above */
 } awe_work;
 
-/* Allocate a workspace for m (which must outlive it). NULL with err set on failure. */
+/* Allocate a workspace for m (which must outlive it): every array, the wing and group geometry
+ * and the aerodynamic coupling (VSM wings). NULL with err set on failure. */
 awe_work *awe_work_alloc(const awe_model *m, awe_err *err);
 void awe_work_free(awe_work *w);
 
 /* Initial state y0 [w->nx] from the placed model (point_pos0/vel0, tether_len0, init_vel,
- * pulley_len0). Also resets the quasi-static warm start. */
+ * pulley_len0, rigid wings from their placed points, zero twist). Also resets the quasi-static
+ * warm start and the frozen aerodynamics. */
 void awe_state_init(const awe_model *m, awe_work *w, double *y);
 
 /* Default inputs u0 [w->nu]: zero torque, brake as in the model, no rest-length change, no
@@ -140,9 +193,15 @@ static inline void awe_v3_addto(double r[3], double s, const double a[3]) {
   r[2] += s * a[2];
 }
 
-/* Does point i carry a state (pos, vel)? DYNAMIC points and, until wing dynamics exist, WING
- * points of both wing kinds (see layout.c). */
+/* Does point i carry a state (pos, vel)? DYNAMIC points and WING points of particle wings
+ * (see layout.c). */
 int awe_point_has_state(const awe_model *m, int i);
+
+/* Is point i a WING point of a rigid wing (a kinematic slave of the wing body)? */
+int awe_point_is_slave(const awe_model *m, int i);
+
+/* Does group g carry a state (twist, twist_vel)? DYNAMIC groups of rigid wings. */
+int awe_group_has_state(const awe_model *m, int g);
 
 /* Does pulley i carry a state (len, vel)? DYNAMIC pulleys whose rope has mass (layout.c). */
 int awe_pulley_has_state(const awe_model *m, int i);

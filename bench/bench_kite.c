@@ -1,0 +1,174 @@
+/* bench_kite.c: real-time factor of flying kites and the start-up time of `awesim simulate`.
+ *
+ * Cases (each in its own child process; default stepper msbdf, the scenarios' tolerances):
+ *   2plate-25s    scenarios/2plate_parked.yaml: the rigid (QUATERNION) 2plate kite, VSM
+ *                 linearized at every log step (20 Hz), parked flight for 25 s
+ *   2plate-60s    the same for 60 s (the kite's unstable lateral mode makes it depart sideways
+ *                 after ~30 s and fly loops: see the scenario)
+ *   refine-60s    scenarios/2plate_refine.yaml: the particle (REFINE) 2plate kite, VSM solved and
+ *                 shared out to the points at 20 Hz, 60 s
+ *   v3-60s        scenarios/v3_kite.yaml: the TU Delft V3 particle (REFINE) kite, 270 states,
+ *                 20 Hz VSM, 60 s, without the steady state
+ * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
+ * real-time factor (flight only), stepper statistics, VSM refreshes and their wall share.
+ *   startup       process start (fork/exec of ./awesim) until the first logged row arrives on
+ *                 a pipe: `awesim simulate SCENARIO --no-hdf5 --csv=time --set run.duration=0`
+ *                 (the row at t = 0 only; stdout to a pipe is block-buffered, so the row arrives
+ *                 when the process ends), median of 21 runs,
+ *                 for the pendulum, the 2plate kite without and with its steady state, the V3
+ * Run from the repository root (make bench / tools/run-bench).
+ */
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "aero_coupling.h"
+#include "integrate.h"
+#include "load.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+static int run_case(const char *label, const char *scenario, const char *const *sets) {
+  int nset = 0;
+  while (sets && sets[nset]) nset++;
+  awe_err err = {0};
+  awe_diag warn = {0};
+  awe_spec *s = awe_spec_load(scenario, nset, sets, &warn, &err);
+  awe_diag_free(&warn);
+  awe_model *m = s ? awe_model_build(s, &s->warnings, &err) : NULL;
+  awe_sim *sim = m ? awe_sim_alloc(m, NULL, &err) : NULL;
+  if (!sim) {
+    printf("%-11s error: %s\n", label, err.msg);
+    return 1;
+  }
+  double t0 = now();
+  int rc = awe_sim_start(sim, &err) ? 1 : 0;
+  double t1 = now();
+  unsigned long steps0 = sim->w->stats.steps, rhs0 = sim->w->stats.rhs, jac0 = sim->w->stats.jac;
+  long n = awe_sim_log_steps(m);
+  for (long k = 1; k <= n && !rc; k++)
+    if (awe_sim_step(sim, awe_sim_log_time(m, k), &err)) rc = 1;
+  double wall = now() - t1;
+  /* the refresh cost, measured on the final state */
+  double tr = now();
+  for (int k = 0; k < 20; k++) awe_sim_aero_refresh(sim);
+  double per = (now() - tr) / 20.0;
+  awe_aero_stats as = awe_aero_get_stats(sim->w);
+  const awe_stats *st = &sim->w->stats;
+  printf("%-11s %7.3f s  %6.1f s %8.3f s %7.0fx  steps %6lu  rhs %7lu  jac %5lu  VSM %5lu "
+         "(%4.0f us, %3.0f%%)%s%s\n",
+         label, t1 - t0, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, st->steps - steps0,
+         st->rhs - rhs0, st->jac - jac0, as.refreshes - 20, per * 1e6,
+         wall > 0 ? 100.0 * per * (double)(as.refreshes - 20) / wall : 0.0,
+         rc ? "  FAILED: " : "", rc ? err.msg : "");
+  fflush(stdout);
+  awe_sim_free(sim);
+  awe_model_free(m);
+  awe_spec_free(s);
+  return rc;
+}
+
+
+static void spawn_case(const char *label, const char *scenario, const char *const *sets) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) _exit(run_case(label, scenario, sets));
+  int st;
+  waitpid(pid, &st, 0);
+}
+
+
+/* time from fork/exec to the first data row of the CSV on a pipe [s]; < 0 on failure */
+static double startup_once(const char *const *argv) {
+  int fd[2];
+  if (pipe(fd)) return -1.0;
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    close(fd[0]);
+    close(fd[1]);
+    FILE *devnull = freopen("/dev/null", "w", stderr);
+    (void)devnull;
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  close(fd[1]);
+  char buf[4096];
+  int lines = 0;
+  double t = -1.0;
+  ssize_t r;
+  while (t < 0.0 && (r = read(fd[0], buf, sizeof(buf))) > 0)
+    for (ssize_t i = 0; i < r; i++)
+      if (buf[i] == '\n' && ++lines == 2) {
+        t = now() - t0; /* header, then the row at t = 0 */
+        break;
+      }
+  close(fd[0]);
+  int st;
+  waitpid(pid, &st, 0);
+  return t;
+}
+
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+
+static void startup(const char *label, const char *const *argv) {
+  double t[21];
+  int n = 0;
+  for (int k = 0; k < 21; k++) {
+    double v = startup_once(argv);
+    if (v >= 0.0) t[n++] = v;
+  }
+  if (n == 0) {
+    printf("%-22s failed\n", label);
+    return;
+  }
+  qsort(t, (size_t)n, sizeof(double), cmp);
+  printf("%-22s %8.2f ms (median of %d, min %.2f ms)\n", label, 1e3 * t[n / 2], n, 1e3 * t[0]);
+  fflush(stdout);
+}
+
+
+int main(void) {
+  gsl_set_error_handler_off();
+  printf("case        steady      flight     wall   real-time  statistics (flight)"
+         "                  VSM refreshes (each, share)\n");
+  const char *p25[] = {"run.duration=25", NULL};
+  const char *p60[] = {"run.duration=60", NULL};
+  const char *v3[] = {"run.duration=60", "run.steady_state=false", NULL};
+  spawn_case("2plate-25s", "scenarios/2plate_parked.yaml", p25);
+  spawn_case("2plate-60s", "scenarios/2plate_parked.yaml", p60);
+  spawn_case("refine-60s", "scenarios/2plate_refine.yaml", p60);
+  spawn_case("v3-60s", "scenarios/v3_kite.yaml", v3);
+
+  printf("\nstart-up: process start to the first logged row (CSV on a pipe)\n");
+  const char *a1[] = {"./awesim", "simulate", "scenarios/pendulum.yaml", "--no-hdf5",
+                      "--csv=time", "--set", "run.duration=0", NULL};
+  const char *a2[] = {"./awesim", "simulate", "scenarios/2plate_parked.yaml", "--no-hdf5",
+                      "--csv=time", "--set", "run.duration=0", "--set",
+                      "run.steady_state=false", NULL};
+  const char *a3[] = {"./awesim", "simulate", "scenarios/2plate_parked.yaml", "--no-hdf5",
+                      "--csv=time", "--set", "run.duration=0", NULL};
+  const char *a4[] = {"./awesim", "simulate", "scenarios/v3_kite.yaml", "--no-hdf5",
+                      "--csv=time", "--set", "run.duration=0", "--set",
+                      "run.steady_state=false", NULL};
+  startup("pendulum", a1);
+  startup("2plate", a2);
+  startup("2plate + steady state", a3);
+  startup("v3", a4);
+  return 0;
+}

@@ -1,0 +1,116 @@
+/* test_kite_refine.c: particle (PARTICLE_DYNAMICS / REFINE) wings and their VSM coupling
+ * (aero_coupling.h, physics.md §8).
+ *
+ *   sharing      2plate particle wing (scenarios/2plate_refine.yaml) at its settled state: the
+ *                panel loads shared out to the LE/TE points keep the VSM's resultant,
+ *                sum f_i = F (1e-12 relative), and its moment about the wing origin,
+ *                sum (p_i - o) x f_i = M (1e-4 relative: the panels' own pitching moments ride
+ *                as couples along the panel normals, exact in their spanwise component), body
+ *                frame
+ *   frame        the point forces follow the wing: in the rhs they are R_bw f_i (world)
+ *   v3           the TU Delft V3 kite (scenarios/v3_kite.yaml, gravity on) flies 1 s: finite
+ *                outputs, a refresh every log step (a few may fail to converge near the CFD
+ *                polars' range and keep the previous loads), aerodynamic force above 100 N,
+ *                the tether loaded
+ */
+#include <math.h>
+#include <string.h>
+
+#include "aero_coupling.h"
+#include "point.h"
+#include "test_physics_util.h"
+#include "vsm.h"
+
+static void test_sharing(void) {
+  awe_spec *s = sp_load("scenarios/2plate_refine.yaml", (const char *[]){"run.duration=0.1", NULL});
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  const awe_model *m = sim->m;
+  awe_work *w = sim->w;
+  awe_sim_aero_refresh(sim);
+  awe_ctx c = sim->ctx;
+  awe_rhs(sim->t, sim->y, sim->dydt, &c); /* the loads of the new model */
+  const double *fb = awe_aero_point_forces_b(w);
+  ENSURE(fb != NULL);
+  if (!fb) {
+    sp_free(sim, s);
+    return;
+  }
+  const double *R = w->wing_R, *o = w->wing_pos;
+  double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
+  int n = 0;
+  for (int i = 0; i < m->npoint; i++) {
+    if (m->point_type[i] != AWE_PT_WING) continue;
+    n++;
+    double d[3], pb[3], t[3];
+    awe_v3_sub(d, w->pos + 3 * i, o);
+    for (int k = 0; k < 3; k++) pb[k] = R[k] * d[0] + R[3 + k] * d[1] + R[6 + k] * d[2];
+    awe_v3_cross(t, pb, fb + 3 * i);
+    awe_v3_addto(F, 1.0, fb + 3 * i);
+    awe_v3_addto(M, 1.0, t);
+  }
+  ENSURE(n == 6);
+  const double *Fv = w->wing_aero_force_b, *Mv = w->wing_aero_moment_b;
+  double dF[3], dM[3];
+  awe_v3_sub(dF, F, Fv);
+  awe_v3_sub(dM, M, Mv);
+  printf("    2plate particle: |F| = %.3f N, |sum f - F|/|F| = %.1e; |M| = %.3f N m, "
+         "|sum r x f - M|/|M| = %.1e\n", awe_v3_norm(Fv), awe_v3_norm(dF) / awe_v3_norm(Fv),
+         awe_v3_norm(Mv), awe_v3_norm(dM) / awe_v3_norm(Mv));
+  ENSURE(awe_v3_norm(Fv) > 1.0);
+  ENSURE(awe_v3_norm(dF) <= 1e-12 * awe_v3_norm(Fv));
+  ENSURE(awe_v3_norm(dM) <= 1e-4 * awe_v3_norm(Mv));
+  /* in the rhs, the world force on a point is R_bw f_b on top of the structural forces */
+  awe_rhs(sim->t, sim->y, sim->dydt, &c);
+  double *with = malloc(sizeof(double) * 3 * (size_t)m->npoint);
+  memcpy(with, w->force, sizeof(double) * 3 * (size_t)m->npoint);
+  for (int i = 0; i < m->npoint; i++) {
+    if (m->point_type[i] != AWE_PT_WING) continue;
+    awe_point_force(m, w, i); /* structure only */
+    const double *f = fb + 3 * i;
+    for (int k = 0; k < 3; k++) {
+      double fw = R[3 * k] * f[0] + R[3 * k + 1] * f[1] + R[3 * k + 2] * f[2];
+      ENSURE_NEAR(with[3 * i + k] - w->force[3 * i + k], fw, 1e-9 * (1 + fabs(fw)));
+    }
+  }
+  free(with);
+  sp_free(sim, s);
+}
+
+
+static void test_v3(void) {
+  awe_spec *s = sp_load("scenarios/v3_kite.yaml",
+                        (const char *[]){"run.duration=1", "run.steady_state=false", NULL});
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  ENSURE_NEAR(sim->m->env.g, 9.81, 1e-12);
+  if (sp_run(sim, 1.0)) {
+    sp_free(sim, s);
+    return;
+  }
+  ENSURE(awe_first_nonfinite(sim->yout, sim->w->ny) < 0);
+  awe_aero_stats st = awe_aero_get_stats(sim->w);
+  double F = awe_v3_norm(sim->w->wing_aero_force_b), V = awe_v3_norm(sim->w->wing_va_b);
+  double fw = sp_out(sim, "winches.main_winch.force");
+  printf("    v3: t = %.2f s, |va| %.2f m/s, |F_aero| %.1f N, winch force %.1f N, refreshes %lu "
+         "(failed %lu)\n", sim->t, V, F, fw, st.refreshes, st.failures);
+  ENSURE(st.refreshes == 20);
+  ENSURE(st.failures < st.refreshes / 2);
+  ENSURE(F > 100.0);
+  ENSURE(fw > 10.0);
+  sp_free(sim, s);
+}
+
+
+int main(void) {
+  gsl_set_error_handler_off();
+  RUN(test_sharing);
+  RUN(test_v3);
+  return harness_report();
+}
