@@ -3,6 +3,7 @@
  * Equations and sources: see aero_coupling.h (physics.md §8).
  */
 #include "aero_coupling.h"
+#include "vec3.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,26 +47,6 @@ struct awe_aero {
 
 
 static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-
-static void mat_tvec(const double R[9], const double v[3], double r[3]) {
-  double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
-  double y = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
-  double z = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
-
-
-static void mat_vec(const double R[9], const double v[3], double r[3]) {
-  double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
-  double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
-  double z = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
 
 
 void awe_aero_free(struct awe_aero *a) {
@@ -201,9 +182,9 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   for (int k = 0; k < ns; k++) {
     double d[3];
     awe_v3_sub(d, m->section_le + 3 * k, G->origin_cad);
-    mat_tvec(G->R_bc, d, x->sec[k].le);
+    awe_mat3_tvec(G->R_bc, d, x->sec[k].le);
     awe_v3_sub(d, m->section_te + 3 * k, G->origin_cad);
-    mat_tvec(G->R_bc, d, x->sec[k].te);
+    awe_mat3_tvec(G->R_bc, d, x->sec[k].te);
     if (x->rigid) {
       x->sec[k].le[2] += m->wing_aero_z_offset[j];
       x->sec[k].te[2] += m->wing_aero_z_offset[j];
@@ -347,7 +328,7 @@ void awe_aero_section_twist(const awe_model *m, const awe_work *w, int j, double
 /* body rates of wing j */
 static void omega_b(const awe_work *w, int j, double om[3]) {
   const double *R = w->wing_R + 9 * j, *ww = w->wing_omega_w + 3 * j;
-  mat_tvec(R, ww, om);
+  awe_mat3_tvec(R, ww, om);
 }
 
 
@@ -487,9 +468,9 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
     const int lp = x->sec_le[k], tp = x->sec_te[k];
     double d[3], cb[3];
     awe_v3_sub(d, w->pos + 3 * lp, o);
-    mat_tvec(R, d, x->sec[k].le);
+    awe_mat3_tvec(R, d, x->sec[k].le);
     awe_v3_sub(d, w->pos + 3 * tp, w->pos + 3 * lp);
-    mat_tvec(R, d, cb);
+    awe_mat3_tvec(R, d, cb);
     for (int i = 0; i < 3; i++) x->sec[k].te[i] = x->sec[k].le[i] + sc * cb[i];
   }
   for (int k = 0; k < x->nsec; k++) {
@@ -708,7 +689,7 @@ void awe_aero_point_forces(const awe_model *m, awe_work *w) {
       int pp[2] = {x->sec_le[k], x->sec_te[k]};
       for (int e = 0; e < 2; e++) {
         double fw[3];
-        mat_vec(R, a->point_f_b + 3 * pp[e], fw);
+        awe_mat3_vec(R, a->point_f_b + 3 * pp[e], fw);
         awe_v3_addto(w->force + 3 * pp[e], 1.0, fw);
       }
     }

@@ -1,6 +1,7 @@
 /* cli.c: shared command-line helpers: printing diagnostics, loading a model for a command. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,5 +68,30 @@ int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec *
   }
   *spec = s;
   *model = m;
+  return 0;
+}
+
+
+char *awe_cli_command_line(int argc, char **argv) {
+  size_t n = 8;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = malloc(n);
+  if (!s) return NULL;
+  strcpy(s, "awesim");
+  for (int i = 0; i < argc; i++) {
+    strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  return s;
+}
+
+
+int awe_cli_parse_double(const char *cmd, const char *opt, const char *s, double *v) {
+  char *e;
+  *v = strtod(s, &e);
+  if (e == s || *e || !isfinite(*v)) {
+    fprintf(stderr, "awesim %s: %s: '%s' is not a number\n", cmd, opt, s);
+    return 2;
+  }
   return 0;
 }

@@ -21,6 +21,14 @@ int awe_cmd_polar(int argc, char **argv);
 void awe_cli_print_warnings(const awe_diag *d);
 int awe_cli_fail(const awe_err *err);
 
+/* "awesim ARGS..." as one malloc'd string, for the log's command_line attribute (NULL when out
+ * of memory). argv[0] is the subcommand name. */
+char *awe_cli_command_line(int argc, char **argv);
+
+/* Parse a finite number for option opt of command cmd; on failure print
+ * "awesim CMD: OPT: 'S' is not a number" and return 2 (the usage exit code), else 0. */
+int awe_cli_parse_double(const char *cmd, const char *opt, const char *s, double *v);
+
 /* Load scenario + --set overrides, build and validate the model, print warnings.
  * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */
 int awe_cli_load(const char *scenario, int nset, const char *const *sets, awe_spec **spec,

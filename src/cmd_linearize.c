@@ -61,17 +61,6 @@ typedef struct {
 } options;
 
 
-static int parse_double(const char *opt, const char *s, double *v) {
-  char *e;
-  *v = strtod(s, &e);
-  if (e == s || *e || !isfinite(*v)) {
-    fprintf(stderr, "awesim linearize: %s: '%s' is not a number\n", opt, s);
-    return 2;
-  }
-  return 0;
-}
-
-
 static int parse_args(int argc, char **argv, options *o) {
   memset(o, 0, sizeof(*o));
   o->at = NAN;
@@ -114,14 +103,14 @@ static int parse_args(int argc, char **argv, options *o) {
       o->sets[o->nset++] = val;
     } else if (OPT("--at")) {
       if (!val) goto missing;
-      if (parse_double("--at", val, &o->at)) return 2;
+      if (awe_cli_parse_double("linearize", "--at", val, &o->at)) return 2;
       if (o->at < 0.0) {
         fprintf(stderr, "awesim linearize: --at: the time must be >= 0\n");
         return 2;
       }
     } else if (OPT("--tol")) {
       if (!val) goto missing;
-      if (parse_double("--tol", val, &o->tol)) return 2;
+      if (awe_cli_parse_double("linearize", "--tol", val, &o->tol)) return 2;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "awesim linearize: unknown option '%s'\n%s", a, linearize_usage);
       return 2;
@@ -142,20 +131,6 @@ static int parse_args(int argc, char **argv, options *o) {
     return 2;
   }
   return 0;
-}
-
-
-static char *command_line(int argc, char **argv) {
-  size_t n = 8;
-  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
-  char *s = malloc(n);
-  if (!s) return NULL;
-  strcpy(s, "awesim");
-  for (int i = 0; i < argc; i++) {
-    strcat(s, " ");
-    strcat(s, argv[i]);
-  }
-  return s;
 }
 
 
@@ -206,7 +181,7 @@ int awe_cmd_linearize(int argc, char **argv) {
   awe_linsys L = {0};
   awe_mode *modes = NULL;
   int nmodes = 0;
-  char *cmdline = command_line(argc, argv);
+  char *cmdline = awe_cli_command_line(argc, argv);
 
   sim = awe_sim_alloc(m, NULL, &err);
   if (!sim) goto fail;

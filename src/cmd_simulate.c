@@ -122,21 +122,6 @@ static double wall_now(void) {
 }
 
 
-/* "awesim simulate ARGS..." for the HDF5 root attribute */
-static char *command_line(int argc, char **argv) {
-  size_t n = 8;
-  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
-  char *s = malloc(n);
-  if (!s) return NULL;
-  strcpy(s, "awesim");
-  for (int i = 0; i < argc; i++) {
-    strcat(s, " ");
-    strcat(s, argv[i]);
-  }
-  return s;
-}
-
-
 /* the writers, kept in one place */
 typedef struct {
   awe_h5 *h5;
@@ -301,7 +286,7 @@ int awe_cmd_simulate(int argc, char **argv) {
   awe_err err = {0};
   awe_sim *sim = NULL;
   sinks k = {0};
-  char *cmdline = command_line(argc, argv);
+  char *cmdline = awe_cli_command_line(argc, argv);
   int tty = isatty(STDERR_FILENO) && !o.quiet;
   double wall0 = wall_now();
   long rows = 0;

@@ -68,17 +68,6 @@ typedef struct {
 } options;
 
 
-static int parse_double(const char *opt, const char *s, double *v) {
-  char *e;
-  *v = strtod(s, &e);
-  if (e == s || *e || !isfinite(*v)) {
-    fprintf(stderr, "awesim step-response: %s: '%s' is not a number\n", opt, s);
-    return 2;
-  }
-  return 0;
-}
-
-
 static int parse_args(int argc, char **argv, options *o) {
   memset(o, 0, sizeof(*o));
   o->at = NAN;
@@ -118,25 +107,25 @@ static int parse_args(int argc, char **argv, options *o) {
       o->sets[o->nset++] = val;
     } else if (OPT("--amplitude")) {
       if (!val) goto missing;
-      if (parse_double("--amplitude", val, &o->amplitude)) return 2;
+      if (awe_cli_parse_double("step-response", "--amplitude", val, &o->amplitude)) return 2;
       o->have_amp = 1;
     } else if (OPT("--at")) {
       if (!val) goto missing;
-      if (parse_double("--at", val, &o->at)) return 2;
+      if (awe_cli_parse_double("step-response", "--at", val, &o->at)) return 2;
       if (o->at < 0.0) {
         fprintf(stderr, "awesim step-response: --at: the time must be >= 0\n");
         return 2;
       }
     } else if (OPT("--duration")) {
       if (!val) goto missing;
-      if (parse_double("--duration", val, &o->duration)) return 2;
+      if (awe_cli_parse_double("step-response", "--duration", val, &o->duration)) return 2;
       if (!(o->duration > 0.0)) {
         fprintf(stderr, "awesim step-response: --duration must be > 0\n");
         return 2;
       }
     } else if (OPT("--band")) {
       if (!val) goto missing;
-      if (parse_double("--band", val, &o->band)) return 2;
+      if (awe_cli_parse_double("step-response", "--band", val, &o->band)) return 2;
       if (!(o->band > 0.0 && o->band < 100.0)) {
         fprintf(stderr, "awesim step-response: --band must be between 0 and 100 %%\n");
         return 2;
@@ -183,20 +172,6 @@ static int parse_args(int argc, char **argv, options *o) {
     }
   }
   return 0;
-}
-
-
-static char *command_line(int argc, char **argv) {
-  size_t n = 8;
-  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
-  char *s = malloc(n);
-  if (!s) return NULL;
-  strcpy(s, "awesim");
-  for (int i = 0; i < argc; i++) {
-    strcat(s, " ");
-    strcat(s, argv[i]);
-  }
-  return s;
 }
 
 
@@ -346,7 +321,7 @@ int awe_cmd_step_response(int argc, char **argv) {
   awe_step_metrics *met = NULL;
   awe_linsys L = {0};
   awe_h5 *h5 = NULL;
-  char *cmdline = command_line(argc, argv);
+  char *cmdline = awe_cli_command_line(argc, argv);
 
   double dt = m->opt.dt > 0.0 ? m->opt.dt : 0.05;
   double dur = isnan(o.duration) ? m->opt.duration : o.duration;

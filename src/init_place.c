@@ -43,13 +43,6 @@
 #include "work.h"
 
 
-static double dist3(const double *a, const double *b) {
-  double d[3];
-  awe_v3_sub(d, a, b);
-  return awe_v3_norm(d);
-}
-
-
 static int resolve_name(const awe_ref *r, const char *const *names, int n) {
   if (r->name) {
     for (int i = 0; i < n; i++)
@@ -138,7 +131,7 @@ static awe_status place_tethers(awe_model *m, const awe_spec *s, awe_diag *warn,
   }
   double *p = m->point_pos0;
   for (int sg = 0; sg < m->nsegment; sg++)
-    oldlen[sg] = dist3(p + 3 * m->segment_p[2 * sg], p + 3 * m->segment_p[2 * sg + 1]);
+    oldlen[sg] = awe_v3_dist(p + 3 * m->segment_p[2 * sg], p + 3 * m->segment_p[2 * sg + 1]);
   for (int i = 0; i < np; i++) comp[i] = -1;
 
   int nplaced = 0;
@@ -266,7 +259,7 @@ static awe_status tether_lengths(awe_model *m, const awe_spec *s, awe_err *err) 
     double S = 0.0, sum_l0 = 0.0;
     for (int k = 0; k < n; k++) {
       int sg = m->tether_segs[m->tether_seg_adr[t] + k];
-      S += dist3(m->point_pos0 + 3 * m->segment_p[2 * sg], m->point_pos0 + 3 * m->segment_p[2 * sg + 1]);
+      S += awe_v3_dist(m->point_pos0 + 3 * m->segment_p[2 * sg], m->point_pos0 + 3 * m->segment_p[2 * sg + 1]);
       sum_l0 += m->segment_l0[sg];
     }
     double L = NAN, F = NAN, frac = NAN;
@@ -306,17 +299,6 @@ static awe_status tether_lengths(awe_model *m, const awe_spec *s, awe_err *err) 
 
 
 /* ---- transforms ---- */
-
-/* r = R v (row-major 3x3) */
-static void mat_vec(const double R[9], const double v[3], double r[3]) {
-  double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
-  double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
-  double z = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
-
 
 /* rotation by angle th about unit axis k (Rodrigues) */
 static void axis_angle(const double k[3], double th, double R[9]) {
@@ -430,7 +412,7 @@ static void rotate_members(awe_model *m, const int *member, int k, const double 
     if (member[i] != k) continue;
     double d[3];
     awe_v3_sub(d, m->point_pos0 + 3 * i, B);
-    mat_vec(R, d, d);
+    awe_mat3_vec(R, d, d);
     for (int j = 0; j < 3; j++) m->point_pos0[3 * i + j] = B[j] + d[j];
   }
 }
@@ -508,7 +490,7 @@ static awe_status apply_transforms(awe_model *m, const awe_spec *s, awe_diag *wa
     min_rotation(rel, r, R1);
     rotate_members(m, member, k, B, R1);
     /* c. heading about the radial */
-    if (wing < 0 || wing_x_axis(m, wing, ex)) mat_vec(R1, (double[3]){1.0, 0.0, 0.0}, ex);
+    if (wing < 0 || wing_x_axis(m, wing, ex)) awe_mat3_vec(R1, (double[3]){1.0, 0.0, 0.0}, ex);
     double dh = T->heading - heading_of(r, ex);
     dh = atan2(sin(dh), cos(dh));
     double R2[9];
@@ -550,8 +532,8 @@ awe_status awe_model_place(awe_model *m, const awe_spec *s, awe_diag *warn, awe_
   /* 5. pulleys: split of the rope by the placed geometry */
   for (int i = 0; i < m->npulley; i++) {
     int s1 = m->pulley_seg[2 * i], s2 = m->pulley_seg[2 * i + 1];
-    double l1 = dist3(m->point_pos0 + 3 * m->segment_p[2 * s1], m->point_pos0 + 3 * m->segment_p[2 * s1 + 1]);
-    double l2 = dist3(m->point_pos0 + 3 * m->segment_p[2 * s2], m->point_pos0 + 3 * m->segment_p[2 * s2 + 1]);
+    double l1 = awe_v3_dist(m->point_pos0 + 3 * m->segment_p[2 * s1], m->point_pos0 + 3 * m->segment_p[2 * s1 + 1]);
+    double l2 = awe_v3_dist(m->point_pos0 + 3 * m->segment_p[2 * s2], m->point_pos0 + 3 * m->segment_p[2 * s2 + 1]);
     double sum = m->pulley_sum_len[i];
     m->pulley_len0[i] = l1 + l2 > 0.0 ? l1 / (l1 + l2) * sum : 0.5 * sum;
     m->segment_l0[s1] = m->pulley_len0[i];

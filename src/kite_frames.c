@@ -74,7 +74,7 @@ void awe_quat_mul(const double a[4], const double b[4], double r[4]) {
 
 
 void awe_quat_from_rotvec(const double phi[3], double q[4]) {
-  double th = sqrt(awe_dot3(phi, phi));
+  double th = sqrt(awe_v3_dot(phi, phi));
   /* sin(th/2)/th by its series near 0 keeps the map smooth for finite differences */
   double k = th < 1e-8 ? 0.5 - th * th / 48.0 : sin(0.5 * th) / th;
   q[0] = cos(0.5 * th);
@@ -111,14 +111,14 @@ void awe_quat_normalize(double q[4]) {
 
 void awe_R_t_to_w(const double r[3], double R[9]) {
   double z[3] = {r[0], r[1], r[2]}, y[3] = {-r[1], r[0], 0}, x[3];
-  awe_normalize3(z);
+  awe_v3_normalize(z);
   /* at the zenith the azimuthal direction is undefined: use the +y convention of azimuth 0 */
-  if (awe_normalize3(y) < 1e-12) {
+  if (awe_v3_normalize(y) < 1e-12) {
     y[0] = 0;
     y[1] = 1;
     y[2] = 0;
   }
-  awe_cross3(y, z, x);
+  awe_v3_cross(x, y, z);
   for (int i = 0; i < 3; i++) {
     R[3 * i + 0] = x[i];
     R[3 * i + 1] = y[i];
@@ -135,7 +135,7 @@ double awe_heading(const double r[3], const double ex[3]) {
   double R[9];
   awe_R_t_to_w(r, R);
   double xt[3] = {R[0], R[3], R[6]}, yt[3] = {R[1], R[4], R[7]};
-  return atan2(awe_dot3(ex, yt), awe_dot3(ex, xt));
+  return atan2(awe_v3_dot(ex, yt), awe_v3_dot(ex, xt));
 }
 
 
@@ -156,10 +156,10 @@ int awe_frame_from_refs(const double z1[3], const double z2[3], const double y1[
     z[k] = z2[k] - z1[k];
     yt[k] = y2[k] - y1[k];
   }
-  if (awe_normalize3(z) < 1e-12 || awe_normalize3(yt) < 1e-12) return -1;
-  awe_cross3(yt, z, x);
-  if (awe_normalize3(x) < 1e-9) return -1;
-  awe_cross3(z, x, y);
+  if (awe_v3_normalize(z) < 1e-12 || awe_v3_normalize(yt) < 1e-12) return -1;
+  awe_v3_cross(x, yt, z);
+  if (awe_v3_normalize(x) < 1e-9) return -1;
+  awe_v3_cross(y, z, x);
   for (int i = 0; i < 3; i++) {
     R[3 * i + 0] = x[i];
     R[3 * i + 1] = y[i];
@@ -184,8 +184,8 @@ int awe_principal_axes(const double I[9], double ev[3], double R[9]) {
   memcpy(R, v, sizeof(v));
   /* right-handed: flip the third axis if needed */
   double c0[3] = {R[0], R[3], R[6]}, c1[3] = {R[1], R[4], R[7]}, c2[3] = {R[2], R[5], R[8]}, c[3];
-  awe_cross3(c0, c1, c);
-  if (awe_dot3(c, c2) < 0)
+  awe_v3_cross(c, c0, c1);
+  if (awe_v3_dot(c, c2) < 0)
     for (int i = 0; i < 3; i++) R[3 * i + 2] = -R[3 * i + 2];
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "vec3.h"
 #include "pool.h"
 
 
@@ -153,12 +154,6 @@ static awe_status line_resolve(builder *b, const awe_line_props *p, const char *
   out->cfrac = isnan(p->compression_frac) ? 0.1 : p->compression_frac;
   out->density = rho;
   return AWE_OK;
-}
-
-
-static double dist3(const double *a, const double *b) {
-  double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-  return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 
@@ -329,7 +324,7 @@ static awe_status build_tethers(builder *b, awe_err *err) {
       for (int k = 1; k < n; k++, ip++)
         for (int d = 0; d < 3; d++)
           m->point_pos_cad[3 * ip + d] = a[d] + (e[d] - a[d]) * (double)k / n;
-      double l0 = dist3(a, e) / n;
+      double l0 = awe_v3_dist(a, e) / n;
       for (int k = 0; k < n; k++, is++) {
         int pi = k == 0 ? ps : first_pt + k - 1;
         int pj = k == n - 1 ? pe : first_pt + k;
@@ -751,7 +746,7 @@ static awe_status derive(builder *b, awe_err *err) {
   for (int i = 0; i < m->nsegment; i++) {
     int a = m->segment_p[2 * i], c = m->segment_p[2 * i + 1];
     if (isnan(m->segment_l0[i]) || m->segment_l0[i] == 0.0)
-      m->segment_l0[i] = dist3(&m->point_pos_cad[3 * a], &m->point_pos_cad[3 * c]);
+      m->segment_l0[i] = awe_v3_dist(&m->point_pos_cad[3 * a], &m->point_pos_cad[3 * c]);
     m->segment_wing_internal[i] = m->point_type[a] == AWE_PT_WING &&
                                   m->point_type[c] == AWE_PT_WING &&
                                   m->point_wing[a] == m->point_wing[c];

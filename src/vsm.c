@@ -381,11 +381,11 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
   }
   double sdir[3] = {s->spanwise_direction[0], s->spanwise_direction[1],
                     s->spanwise_direction[2]};
-  if (!finite3(sdir) || awe_norm3(sdir) <= 0.0) {
+  if (!finite3(sdir) || awe_v3_norm(sdir) <= 0.0) {
     seterr(err, errsz, "vsm: spanwise_direction must be a non-zero vector");
     return NULL;
   }
-  awe_normalize3(sdir);
+  awe_v3_normalize(sdir);
 
   // panel count from the distribution
   int n;
@@ -421,7 +421,7 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
       seterr(err, errsz, "vsm: section %d: non-finite LE/TE", k);
       return NULL;
     }
-    if (!(awe_norm3(c) > 0.0)) {
+    if (!(awe_v3_norm(c) > 0.0)) {
       seterr(err, errsz, "vsm: section %d: zero chord", k);
       return NULL;
     }
@@ -467,7 +467,7 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
     qa[c] = sec[0].le[c] + 0.25*(sec[0].te[c] - sec[0].le[c]);
     qb[c] = sec[nsec - 1].le[c] + 0.25*(sec[nsec - 1].te[c] - sec[nsec - 1].le[c]);
   }
-  w->reversed = awe_dot3(qa, sdir) < awe_dot3(qb, sdir);
+  w->reversed = awe_v3_dot(qa, sdir) < awe_v3_dot(qb, sdir);
   for (int k = 0; k < nsec; k++) {
     const awe_vsm_section *sk = &sec[w->reversed ? nsec - 1 - k : k];
     memcpy(w->sec_le + 3*k, sk->le, 3*sizeof(double));
@@ -509,7 +509,7 @@ int awe_vsm_wing_set_sections(awe_vsm_wing *w, const awe_vsm_section *sec, int n
   for (int k = 0; k < nsec; k++) {
     double c[3] = {sec[k].te[0] - sec[k].le[0], sec[k].te[1] - sec[k].le[1],
                    sec[k].te[2] - sec[k].le[2]};
-    if (!finite3(sec[k].le) || !finite3(sec[k].te) || !(awe_norm3(c) > 0.0)) return AWE_VSM_EINVAL;
+    if (!finite3(sec[k].le) || !finite3(sec[k].te) || !(awe_v3_norm(c) > 0.0)) return AWE_VSM_EINVAL;
   }
   for (int k = 0; k < nsec; k++) {
     const awe_vsm_section *sk = &sec[w->reversed ? nsec - 1 - k : k];
@@ -606,7 +606,7 @@ static void ring_geometric(const awe_vsm_wing *w, int j, const double p[3], doub
   out[0] = out[1] = out[2] = 0.0;
   if (with_bound) {
     const double r0[3] = {b1[0] - b2[0], b1[1] - b2[1], b1[2] - b2[2]};
-    awe_vsm_vel_segment(b2, b1, p, w->s.core_radius_fraction*awe_norm3(r0), v);
+    awe_vsm_vel_segment(b2, b1, p, w->s.core_radius_fraction*awe_v3_norm(r0), v);
     out[0] += v[0];
     out[1] += v[1];
     out[2] += v[2];
@@ -624,10 +624,10 @@ static void ring_geometric(const awe_vsm_wing *w, int j, const double p[3], doub
     const double r3[3] = {p[0] - 0.5*(b1[0] + b2[0]), p[1] - 0.5*(b1[1] + b2[1]),
                           p[2] - 0.5*(b1[2] + b2[2])};
     double c[3];
-    awe_cross3(r0, r3, c);
-    const double c2 = awe_dot3(c, c);
+    awe_v3_cross(c, r0, r3);
+    const double c2 = awe_v3_dot(c, c);
     if (c2 > 0.0) {
-      const double k = awe_norm3(r0)/(2.0*PI*c2);
+      const double k = awe_v3_norm(r0)/(2.0*PI*c2);
       out[0] -= k*c[0];
       out[1] -= k*c[1];
       out[2] -= k*c[2];
@@ -795,16 +795,16 @@ static void set_inflow(awe_vsm_wing *w, const double va[3], const double om[3]) 
       v[2] = va[2];
     } else {
       double oxr[3];
-      awe_cross3(om, w->cp + 3*i, oxr);
+      awe_v3_cross(oxr, om, w->cp + 3*i);
       v[0] = va[0] - oxr[0];
       v[1] = va[1] - oxr[1];
       v[2] = va[2] - oxr[2];
     }
-    const double vn = awe_norm3(v);
+    const double vn = awe_v3_norm(v);
     w->va_norm[i] = vn;
     for (int c = 0; c < 3; c++) w->va_unit[3*i + c] = vn > 0.0 ? v[c]/vn : 0.0;
-    const double vs = awe_dot3(v, w->es + 3*i);
-    w->v_ref[i] = sqrt(fmax(awe_dot3(v, v) - vs*vs, 0.0));
+    const double vs = awe_v3_dot(v, w->es + 3*i);
+    w->v_ref[i] = sqrt(fmax(awe_v3_dot(v, v) - vs*vs, 0.0));
   }
 }
 
@@ -867,9 +867,9 @@ static double eval_map(awe_vsm_wing *w, const double *g, double *gt) {
   for (int i = 0; i < n; i++) {
     const double *v = w->vel + 3*i;
     const double *en = w->en + 3*i, *ec = w->ec + 3*i, *es = w->es + 3*i;
-    const double vn = awe_dot3(v, en), vc = awe_dot3(v, ec), vs = awe_dot3(v, es);
+    const double vn = awe_v3_dot(v, en), vc = awe_v3_dot(v, ec), vs = awe_v3_dot(v, es);
     const double a = atan2(vn, vc);
-    double ww = awe_dot3(v, v) - vs*vs;
+    double ww = awe_v3_dot(v, v) - vs*vs;
     if (!(ww > 0.0)) ww = 0.0;
     const double cl = panel_cl(w, i, a);
     const double k = w->v_ref[i] > 1e-12 ? 0.5*w->chord[i]/w->v_ref[i] : 0.0;
@@ -916,7 +916,7 @@ static void jac_vectors(awe_vsm_wing *w) {
   for (int i = 0; i < w->n; i++) {
     const double *v = w->vel + 3*i;
     const double *en = w->en + 3*i, *ec = w->ec + 3*i, *es = w->es + 3*i;
-    const double vn = awe_dot3(v, en), vc = awe_dot3(v, ec), vs = awe_dot3(v, es);
+    const double vn = awe_v3_dot(v, en), vc = awe_v3_dot(v, ec), vs = awe_v3_dot(v, es);
     const double a = w->alpha[i], cl = w->clv[i], ww = w->v_eff[i]*w->v_eff[i];
     const double k = w->v_ref[i] > 1e-12 ? 0.5*w->chord[i]/w->v_ref[i] : 0.0;
     const double h = CL_SLOPE_STEP;
@@ -1169,12 +1169,12 @@ static void initial_gamma(awe_vsm_wing *w, const double *gstart) {
   } else if (w->s.gamma0 == AWE_GAMMA0_ELLIPTIC) {
     double lo = INFINITY, hi = -INFINITY;
     for (int k = 0; k < w->nsec; k++) {
-      const double a = awe_dot3(w->sec_le + 3*k, w->sdir), b = awe_dot3(w->sec_te + 3*k, w->sdir);
+      const double a = awe_v3_dot(w->sec_le + 3*k, w->sdir), b = awe_v3_dot(w->sec_te + 3*k, w->sdir);
       lo = fmin(lo, fmin(a, b));
       hi = fmax(hi, fmax(a, b));
     }
     for (int i = 0; i < n; i++) {
-      const double y = awe_dot3(w->cp + 3*i, w->sdir) - 0.5*(lo + hi);
+      const double y = awe_v3_dot(w->cp + 3*i, w->sdir) - 0.5*(lo + hi);
       const double e = 2.0*y/(hi - lo);
       w->gam_start[i] = sqrt(fmax(0.0, 1.0 - e*e));
     }
@@ -1236,7 +1236,7 @@ static void compute_results(awe_vsm_wing *w, const double va[3], const double re
     velocity_ac(w, w->gam, w->vel);
     for (int i = 0; i < n; i++) {
       const double *v = w->vel + 3*i;
-      w->alpha_ac[i] = atan2(awe_dot3(v, w->en + 3*i), awe_dot3(v, w->ec + 3*i));
+      w->alpha_ac[i] = atan2(awe_v3_dot(v, w->en + 3*i), awe_v3_dot(v, w->ec + 3*i));
     }
   } else {
     memcpy(w->alpha_ac, w->alpha, (size_t)n*sizeof(double));
@@ -1253,38 +1253,38 @@ static void compute_results(awe_vsm_wing *w, const double va[3], const double re
     const double ca = cos(w->alpha_ac[i]), sa = sin(w->alpha_ac[i]);
     double ef[3], el[3], ed[3];
     for (int k = 0; k < 3; k++) ef[k] = ca*ec[k] + sa*en[k];
-    awe_normalize3(ef);
-    awe_cross3(ef, es, el);
-    awe_normalize3(el);
-    awe_cross3(w->sdir, el, ed);
-    awe_normalize3(ed);
+    awe_v3_normalize(ef);
+    awe_v3_cross(el, ef, es);
+    awe_v3_normalize(el);
+    awe_v3_cross(ed, w->sdir, el);
+    awe_v3_normalize(ed);
 
     double *fi = w->pforce + 3*i;
     for (int k = 0; k < 3; k++) fi[k] = (lift*el[k] + drag*ed[k])*wd;
     double arm[3], mf[3];
     for (int k = 0; k < 3; k++) arm[k] = w->ac[3*i + k] - ref[k];
-    awe_cross3(arm, fi, mf);
+    awe_v3_cross(mf, arm, fi);
     for (int k = 0; k < 3; k++) {
       f[k] += fi[k];
       m[k] += mom*wd*es[k] + mf[k];
     }
-    w->pmom[i] = awe_dot3(fi, en)*(w->moment_frac - 0.25)*c + mom*wd;
+    w->pmom[i] = awe_v3_dot(fi, en)*(w->moment_frac - 0.25)*c + mom*wd;
     w->smom[w->pan_sec_user[i]] += w->pmom[i];
   }
 
   // totals and coefficients
-  const double vnorm = awe_norm3(va);
+  const double vnorm = awe_v3_norm(va);
   const double qinf = 0.5*rho*vnorm*vnorm;
   const double qs = qinf*w->area;
   double ed[3] = {va[0]/vnorm, va[1]/vnorm, va[2]/vnorm}, el[3], esd[3];
-  awe_cross3(va, w->sdir, el);
-  awe_normalize3(el);
-  awe_cross3(el, ed, esd);
+  awe_v3_cross(el, va, w->sdir);
+  awe_v3_normalize(el);
+  awe_v3_cross(esd, el, ed);
   memcpy(r->force, f, sizeof(f));
   memcpy(r->moment, m, sizeof(m));
-  r->lift = awe_dot3(f, el);
-  r->drag = awe_dot3(f, ed);
-  r->side = awe_dot3(f, esd);
+  r->lift = awe_v3_dot(f, el);
+  r->drag = awe_v3_dot(f, ed);
+  r->side = awe_v3_dot(f, esd);
   r->va_norm = vnorm;
   r->q_inf = qinf;
   r->reynolds = w->s.mu > 0.0 ? rho*vnorm*w->c_ref/w->s.mu : 0.0;
@@ -1323,7 +1323,7 @@ int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega
     r->status = AWE_VSM_ENONFINITE;
     return AWE_VSM_ENONFINITE;
   }
-  const double vnorm = awe_norm3(va_b);
+  const double vnorm = awe_v3_norm(va_b);
   if (vnorm < AWE_VSM_MIN_WIND) {
     zero_results(w, r);
     r->va_norm = vnorm;

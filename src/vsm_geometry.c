@@ -93,7 +93,7 @@ int awe_vsm_geom_setup(awe_vsm_wing *w, char *err, size_t errsz) {
     quarter_chord(w->sec_le + 3*k, w->sec_te + 3*k, qa);
     quarter_chord(w->sec_le + 3*(k + 1), w->sec_te + 3*(k + 1), qb);
     for (int c = 0; c < 3; c++) d[c] = qb[c] - qa[c];
-    total += awe_norm3(d);
+    total += awe_v3_norm(d);
   }
 
   for (int r = 0; r < nref; r++) {
@@ -119,7 +119,7 @@ int awe_vsm_geom_setup(awe_vsm_wing *w, char *err, size_t errsz) {
       quarter_chord(w->sec_le + 3*k, w->sec_te + 3*k, qa);
       quarter_chord(w->sec_le + 3*(k + 1), w->sec_te + 3*(k + 1), qb);
       for (int c = 0; c < 3; c++) d[c] = qb[c] - qa[c];
-      double len = awe_norm3(d);
+      double len = awe_v3_norm(d);
       if (target < sk + len || k == nsec - 2) {
         t = len > 0.0 ? (target - sk)/len : 0.0;
         break;
@@ -160,13 +160,13 @@ static void refined_section(const awe_vsm_wing *w, int r, double le[3], double t
     ca[c] = te1[c] - le1[c];
     cb[c] = te2[c] - le2[c];
   }
-  double la = awe_norm3(ca), lb = awe_norm3(cb);
+  double la = awe_v3_norm(ca), lb = awe_v3_norm(cb);
   double ia = 1.0/fmax(la, 1e-12), ib = 1.0/fmax(lb, 1e-12);
   for (int c = 0; c < 3; c++) {
     qc[c] = qa[c] + t*(qb[c] - qa[c]);
     d[c] = wl*ca[c]*ia + t*cb[c]*ib;
   }
-  double ld = fmax(awe_norm3(d), 1e-12);
+  double ld = fmax(awe_v3_norm(d), 1e-12);
   double len = wl*la + t*lb;
   for (int c = 0; c < 3; c++) {
     d[c] /= ld;
@@ -190,22 +190,22 @@ static void apply_twist(awe_vsm_wing *w) {
     if (r > 0) {
       double d[3];
       for (int c = 0; c < 3; c++) d[c] = w->ref_le[3*(r - 1) + c] - le[c];
-      awe_normalize3(d);
+      awe_v3_normalize(d);
       for (int c = 0; c < 3; c++) y[c] += d[c];
     }
     if (r < nref - 1) {
       double d[3];
       for (int c = 0; c < 3; c++) d[c] = le[c] - w->ref_le[3*(r + 1) + c];
-      awe_normalize3(d);
+      awe_v3_normalize(d);
       for (int c = 0; c < 3; c++) y[c] += d[c];
     }
-    awe_normalize3(y);
+    awe_v3_normalize(y);
 
     // Rodrigues rotation of the chord vector about y
     double ch[3], cxy[3];
     for (int c = 0; c < 3; c++) ch[c] = w->ref_te[3*r + c] - le[c];
-    awe_cross3(ch, y, cxy);
-    const double ct = cos(theta), st = sin(theta), ax = awe_dot3(y, ch);
+    awe_v3_cross(cxy, ch, y);
+    const double ct = cos(theta), st = sin(theta), ax = awe_v3_dot(y, ch);
     for (int c = 0; c < 3; c++) {
       w->ref_te[3*r + c] = le[c] + ct*ch[c] - st*cxy[c] + (1.0 - ct)*ax*y[c];
     }
@@ -228,8 +228,8 @@ static void update_panels(awe_vsm_wing *w) {
       c2[c] = te2[c] - le2[c];
       db[c] = b1[c] - b2[c];
     }
-    w->chord[i] = 0.5*(awe_norm3(c1) + awe_norm3(c2));
-    w->width[i] = awe_norm3(db);
+    w->chord[i] = 0.5*(awe_v3_norm(c1) + awe_v3_norm(c2));
+    w->width[i] = awe_v3_norm(db);
   }
 
   for (int i = 0; i < n; i++) {
@@ -262,10 +262,10 @@ static void update_panels(awe_vsm_wing *w) {
       db[c] = w->b1[3*i + c] - w->b2[3*i + c];
       es[c] = db[c];
     }
-    awe_normalize3(ec);
-    awe_normalize3(es);
-    awe_cross3(ec, db, en);
-    awe_normalize3(en);
+    awe_v3_normalize(ec);
+    awe_v3_normalize(es);
+    awe_v3_cross(en, ec, db);
+    awe_v3_normalize(en);
   }
 }
 
@@ -286,7 +286,7 @@ static void update_reference(awe_vsm_wing *w) {
 
   double lo = INFINITY, hi = -INFINITY;
   for (int k = 0; k < nsec; k++) {
-    const double a = awe_dot3(w->sec_le + 3*k, w->sdir), b = awe_dot3(w->sec_te + 3*k, w->sdir);
+    const double a = awe_v3_dot(w->sec_le + 3*k, w->sdir), b = awe_v3_dot(w->sec_te + 3*k, w->sdir);
     lo = fmin(lo, fmin(a, b));
     hi = fmax(hi, fmax(a, b));
   }
@@ -322,7 +322,7 @@ void awe_vsm_geom_map_panels(awe_vsm_wing *w) {
       for (int c = 0; c < 3; c++) {
         d[c] = 0.5*(w->sec_le[3*k + c] + w->sec_te[3*k + c]) - pc[c];
       }
-      const double dk = awe_norm3(d);
+      const double dk = awe_v3_norm(d);
       if (dk < dbest) {
         dbest = dk;
         best = k;

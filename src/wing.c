@@ -4,6 +4,7 @@
  * Equations and sources: see wing.h (physics.md §3, §4).
  */
 #include "wing.h"
+#include "vec3.h"
 
 #include <string.h>
 
@@ -13,26 +14,6 @@
 #include "rhs.h"
 
 /* ---- 3x3 helpers (row-major) ---- */
-
-static void mat_vec(const double R[9], const double v[3], double r[3]) {
-  double x = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
-  double y = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
-  double z = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
-
-
-static void mat_tvec(const double R[9], const double v[3], double r[3]) {
-  double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
-  double y = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
-  double z = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
-
 
 /* C = A B^T */
 static void mat_mul_bt(const double A[9], const double B[9], double C[9]) {
@@ -119,7 +100,7 @@ awe_status awe_wing_setup(const awe_model *m, awe_work *w, awe_err *err) {
       if (!is_wing_point(m, j, p)) continue;
       double d[3];
       awe_v3_sub(d, m->point_pos_cad + 3 * p, g->origin_cad);
-      mat_tvec(g->R_bc, d, w->point_pos_b + 3 * p);
+      awe_mat3_tvec(g->R_bc, d, w->point_pos_b + 3 * p);
     }
     if (m->wing_type[j] != AWE_WING_RIGID) continue;
     double mass = 0.0, c[3] = {0.0, 0.0, 0.0};
@@ -164,7 +145,7 @@ void awe_wing_state_init(const awe_model *m, const awe_work *w, double *y) {
     if (ref_pos(m, j, 4, m->point_pos0, origin)) memcpy(origin, g->origin_cad, sizeof(origin));
     mat_mul(R_bw, g->R_pb, R_pw);
     double c[3];
-    mat_vec(R_bw, g->com_b, c);
+    awe_mat3_vec(R_bw, g->com_b, c);
     for (int i = 0; i < 3; i++) c[i] += origin[i];
     /* momentum and angular momentum of the placed velocities (a rigid spin is exact) */
     double v[3] = {0.0, 0.0, 0.0}, L[3] = {0.0, 0.0, 0.0};
@@ -183,7 +164,7 @@ void awe_wing_state_init(const awe_model *m, const awe_work *w, double *y) {
       awe_v3_addto(L, m->point_mass0[p], h);
     }
     double Lp[3], wp[3];
-    mat_tvec(R_pw, L, Lp);
+    awe_mat3_tvec(R_pw, L, Lp);
     for (int i = 0; i < 3; i++) wp[i] = Lp[i] / g->I_p[i];
     double q[4];
     awe_R_to_quat(R_pw, q);
@@ -224,9 +205,9 @@ void awe_wing_kinematics(const awe_model *m, awe_work *w, const double *y) {
     memcpy(w->wing_q + 4 * j, y + o + 6, 4 * sizeof(double));
     awe_quat_to_R(y + o + 6, Rp);
     mat_mul_bt(Rp, g->R_pb, R);
-    mat_vec(Rp, wp, ww);
+    awe_mat3_vec(Rp, wp, ww);
     double r[3];
-    mat_vec(R, g->com_b, r);
+    awe_mat3_vec(R, g->com_b, r);
     for (int i = 0; i < 3; i++) pos[i] = com[i] - r[i];
     double d[3];
     awe_v3_sub(d, pos, com);
@@ -240,8 +221,8 @@ void awe_wing_kinematics(const awe_model *m, awe_work *w, const double *y) {
       double pb[3], vb[3], rb[3], rw[3], vw[3];
       awe_group_point_b(m, w, p, pb, vb);
       awe_v3_sub(rb, pb, g->com_b);
-      mat_vec(R, rb, rw);
-      mat_vec(R, vb, vw);
+      awe_mat3_vec(R, rb, rw);
+      awe_mat3_vec(R, vb, vw);
       double *pp = w->pos + 3 * p, *pv = w->vel + 3 * p;
       for (int i = 0; i < 3; i++) pp[i] = com[i] + rw[i];
       awe_v3_cross(pv, ww, rw);
@@ -257,7 +238,7 @@ void awe_wing_apparent_wind(const awe_model *m, awe_work *w) {
     double wind[3], *va = w->wing_va + 3 * j;
     awe_wind_at(&m->env, w->wind_gnd, pos[2], wind);
     awe_v3_sub(va, wind, vel);
-    mat_tvec(w->wing_R + 9 * j, va, w->wing_va_b + 3 * j);
+    awe_mat3_tvec(w->wing_R + 9 * j, va, w->wing_va_b + 3 * j);
   }
 }
 
@@ -276,8 +257,8 @@ void awe_wing_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     double mc[3], t[3];
     awe_v3_cross(t, fa, g->com_b);
     for (int i = 0; i < 3; i++) mc[i] = ma[i] + t[i];
-    mat_vec(R, fa, F);
-    mat_vec(R, mc, M);
+    awe_mat3_vec(R, fa, F);
+    awe_mat3_vec(R, mc, M);
     if (w->wing_u_force[j] >= 0) awe_v3_addto(F, 1.0, w->u + w->wing_u_force[j]);
     if (w->wing_u_moment[j] >= 0) awe_v3_addto(M, 1.0, w->u + w->wing_u_moment[j]);
     int adr = m->wing_point_adr[j], n = m->wing_point_num[j];
@@ -293,7 +274,7 @@ void awe_wing_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     }
     /* Euler's equations in the principal frame, damping */
     double Mp[3];
-    mat_tvec(Rp, M, Mp);
+    awe_mat3_tvec(Rp, M, Mp);
     const double *I = g->I_p;
     double ca = m->wing_angular_damping[j], cy = m->wing_y_damping[j];
     al[0] = (Mp[0] + (I[1] - I[2]) * wp[1] * wp[2]) / I[0] - ca * wp[0];
@@ -310,7 +291,7 @@ void awe_wing_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
       if (an > 0.0)
         for (int i = 0; i < 3; i++) a[i] /= an;
       double ap[3];
-      mat_tvec(Rp, a, ap);
+      awe_mat3_tvec(Rp, a, ap);
       double s = awe_v3_dot(wk, ap), sa = awe_v3_dot(al, ap);
       awe_v3_addto(wk, -s, ap);
       awe_v3_addto(al, -sa, ap);

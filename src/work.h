@@ -22,6 +22,7 @@
 
 #include "model.h"
 #include "pool.h"
+#include "vec3.h"
 
 #define AWE_PI 3.14159265358979323846
 
@@ -168,30 +169,6 @@ void awe_input_default(const awe_model *m, const awe_work *w, double *u);
 
 /* Record a warning (first occurrence keeps t and index). */
 void awe_work_warn(awe_work *w, int kind, double t, int index);
-
-/* ---- small 3-vector helpers ---- */
-static inline double awe_v3_dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline double awe_v3_norm(const double a[3]) { return sqrt(awe_v3_dot(a, a)); }
-static inline void awe_v3_sub(double r[3], const double a[3], const double b[3]) {
-  r[0] = a[0] - b[0];
-  r[1] = a[1] - b[1];
-  r[2] = a[2] - b[2];
-}
-static inline void awe_v3_cross(double r[3], const double a[3], const double b[3]) {
-  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
-         z = a[0] * b[1] - a[1] * b[0];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
-/* r += s a */
-static inline void awe_v3_addto(double r[3], double s, const double a[3]) {
-  r[0] += s * a[0];
-  r[1] += s * a[1];
-  r[2] += s * a[2];
-}
 
 /* Does point i carry a state (pos, vel)? DYNAMIC points and WING points of particle wings
  * (see layout.c). */
