@@ -192,6 +192,14 @@ printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ninputs:\
 ARGS="--set inputs[2].value=4" expect set_index_range 2 "--set inputs\\[2\\].value: index 2 is out of range \\('inputs' has 1 elements, 0 ... 0\\)"
 
 reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ninputs:\n  - {input: wind.v_wind, type: constant, value: 3}\n' >"$T/scen.yaml"
+ARGS="--set inputs[0].type=stpe" expect set_list_element 65 "--set inputs\\[0\\].type: inputs\\[1\\].type: unknown type 'stpe' \\(did you mean 'step'\\?\\)"
+
+reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ninputs:\n  - {input: wind.v_wind, type: table, time: [0, 1, 1, 2], value: [1, 1, 2, 2]}\n' >"$T/scen.yaml"
+expect table_jump_accepted 0 'inputs:   1 scheduled'
+
+reset; good_structure
 printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ninputs:\n  - {input: wind.v_wind, type: table, time: [0, 1, 1, 0.5], value: [1, 1, 2, 2]}\n' >"$T/scen.yaml"
 expect table_time_decreasing 65 "scen.yaml:4:55: inputs\\[1\\].time: times must not decrease \\(0.5 after 1\\)"
 
