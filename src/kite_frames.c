@@ -169,23 +169,47 @@ int awe_frame_from_refs(const double z1[3], const double z2[3], const double y1[
 }
 
 
-int awe_principal_axes(const double I[9], double ev[3], double R[9]) {
-  double a[9], v[9];
+int awe_principal_axes(const double I[9], const double x_ref[3], const double y_ref[3],
+                       double ev[3], double R[9]) {
+  double a[9], v[9], e[3];
   memcpy(a, I, sizeof(a));
   gsl_matrix_view A = gsl_matrix_view_array(a, 3, 3);
-  gsl_vector_view e = gsl_vector_view_array(ev, 3);
+  gsl_vector_view E = gsl_vector_view_array(e, 3);
   gsl_matrix_view V = gsl_matrix_view_array(v, 3, 3);
   gsl_eigen_symmv_workspace *ws = gsl_eigen_symmv_alloc(3);
   if (!ws) return -1;
-  int st = gsl_eigen_symmv(&A.matrix, &e.vector, &V.matrix, ws);
+  int st = gsl_eigen_symmv(&A.matrix, &E.vector, &V.matrix, ws);
   gsl_eigen_symmv_free(ws);
   if (st) return -1;
-  gsl_eigen_symmv_sort(&e.vector, &V.matrix, GSL_EIGEN_SORT_VAL_ASC);
-  memcpy(R, v, sizeof(v));
-  /* right-handed: flip the third axis if needed */
-  double c0[3] = {R[0], R[3], R[6]}, c1[3] = {R[1], R[4], R[7]}, c2[3] = {R[2], R[5], R[8]}, c[3];
-  awe_v3_cross(c, c0, c1);
-  if (awe_v3_dot(c, c2) < 0)
-    for (int i = 0; i < 3; i++) R[3 * i + 2] = -R[3 * i + 2];
+  /* axis 2: the eigenvector nearest y_ref (the span: y_damping is pitch damping, and
+   * SymbolicAWEModels' calc_inertia_y_rotation keeps y); axis 1: the nearer of the other two to
+   * x_ref; axis 3 = axis 1 x axis 2. Signs follow the references. */
+  int k2 = 0, k1 = -1;
+  double best = -1.0;
+  for (int k = 0; k < 3; k++) {
+    double d = fabs(v[k] * y_ref[0] + v[3 + k] * y_ref[1] + v[6 + k] * y_ref[2]);
+    if (d > best) best = d, k2 = k;
+  }
+  best = -1.0;
+  for (int k = 0; k < 3; k++) {
+    if (k == k2) continue;
+    double d = fabs(v[k] * x_ref[0] + v[3 + k] * x_ref[1] + v[6 + k] * x_ref[2]);
+    if (d > best) best = d, k1 = k;
+  }
+  int k3 = 3 - k1 - k2;
+  double c1[3] = {v[k1], v[3 + k1], v[6 + k1]}, c2[3] = {v[k2], v[3 + k2], v[6 + k2]}, c3[3];
+  if (awe_v3_dot(c1, x_ref) < 0.0)
+    for (int i = 0; i < 3; i++) c1[i] = -c1[i];
+  if (awe_v3_dot(c2, y_ref) < 0.0)
+    for (int i = 0; i < 3; i++) c2[i] = -c2[i];
+  awe_v3_cross(c3, c1, c2);
+  ev[0] = e[k1];
+  ev[1] = e[k2];
+  ev[2] = e[k3];
+  for (int i = 0; i < 3; i++) {
+    R[3 * i + 0] = c1[i];
+    R[3 * i + 1] = c2[i];
+    R[3 * i + 2] = c3[i];
+  }
   return 0;
 }

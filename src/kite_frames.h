@@ -44,8 +44,12 @@ void awe_radial(double e, double a, double out[3]);
 int awe_frame_from_refs(const double z1[3], const double z2[3], const double y1[3],
                         const double y2[3], double R[9]);
 
-/* Principal axes of a symmetric inertia tensor I (row-major): eigenvalues ev (ascending) and
- * R_p_to_b (columns = principal axes, right-handed). Returns 0 on success. */
-int awe_principal_axes(const double I[9], double ev[3], double R[9]);
+/* Principal axes of a symmetric inertia tensor I (row-major): moments ev and R_p_to_b (columns =
+ * principal axes, right-handed). Axis 2 is the eigenvector nearest y_ref, axis 1 the one of the
+ * other two nearest x_ref (unit vectors in the same frame as I), axis 3 = axis 1 x axis 2: for a
+ * wing symmetric about its xz plane this is SymbolicAWEModels' rotation about y
+ * (calc_inertia_y_rotation), so y_damping always damps pitch. Returns 0 on success. */
+int awe_principal_axes(const double I[9], const double x_ref[3], const double y_ref[3],
+                       double ev[3], double R[9]);
 
 #endif

@@ -126,7 +126,11 @@ awe_status awe_wing_setup(const awe_model *m, awe_work *w, awe_err *err) {
     }
     g->mass = mass;
     memcpy(g->com_b, c, sizeof(c));
-    if (awe_principal_axes(I, g->I_p, g->R_pb) || !(g->I_p[0] > 0.0))
+    /* CAD x and y in body coordinates: rows of R_bc */
+    const double x_cad[3] = {g->R_bc[0], g->R_bc[1], g->R_bc[2]};
+    const double y_cad[3] = {g->R_bc[3], g->R_bc[4], g->R_bc[5]};
+    if (awe_principal_axes(I, x_cad, y_cad, g->I_p, g->R_pb) || !(g->I_p[0] > 0.0) ||
+        !(g->I_p[1] > 0.0) || !(g->I_p[2] > 0.0))
       return awe_err_set(err, AWE_EINVAL,
                          "wing '%s': the inertia of its WING points has a zero principal moment",
                          m->wing_name[j]);

@@ -7,7 +7,9 @@
  *   z_b = n(z2 - z1), x_b = n(n(y2 - y1) x z_b), y_b = z_b x x_b   (R_bc = [x_b y_b z_b]),
  * origin o = weighted origin points, WING points p_b,i = R_bc^T (p_cad,i - o_cad). Rigid wings:
  *   m = sum m_i,  c_b = sum m_i p_b,i / m,  I_b = sum m_i (|r_i|^2 E - r_i r_i^T),  r_i = p_b,i - c_b
- *   I_b = R_pb diag(I_1, I_2, I_3) R_pb^T    (principal axes, ascending, right-handed)
+ *   I_b = R_pb diag(I_1, I_2, I_3) R_pb^T    (principal axes, right-handed; axis 2 nearest the
+ *   CAD y axis (span), axis 1 nearest CAD x: SymbolicAWEModels' calc_inertia_y_rotation, so
+ *   y_damping damps pitch whatever the order of the moments)
  * with m_i the WING points' masses at init (extra mass plus half of each attached segment).
  *
  * States: centre of mass c [m] and its velocity v [m/s] (world), the quaternion Q of R_pw

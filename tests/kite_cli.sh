@@ -38,7 +38,8 @@ check v3_kite 0 "$AWESIM" simulate scenarios/v3_kite.yaml --no-hdf5 --set run.du
 grep_in v3-summary "$tmp/err" 'complete: simulated 0.1 s .*; VSM refreshes 2 '
 
 # HDF5: wing and group datasets, shapes, VSM attributes
-check h5 0 "$AWESIM" simulate scenarios/2plate_parked.yaml -o "$tmp/k.h5" --set run.duration=0.5
+check h5 0 "$AWESIM" simulate scenarios/2plate_parked.yaml -o "$tmp/k.h5" --set run.duration=0.5 \
+  --set run.steady_state=false
 if command -v h5ls >/dev/null 2>&1; then
   h5ls -r "$tmp/k.h5" >"$tmp/ls"
   for d in 'wings/pos +Dataset \{11/Inf, 1, 3\}' 'wings/vel +Dataset \{11/Inf, 1, 3\}' \
@@ -64,6 +65,7 @@ fi
 
 # summary JSON
 check json 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 --set run.duration=0.1 \
+  --set run.steady_state=false \
   --summary-json "$tmp/s.json"
 grep_in json-vsm "$tmp/s.json" '"vsm_refreshes": 2, "vsm_failures": 0'
 grep_in json-heading "$tmp/s.json" '"wings.main_wing.heading": '

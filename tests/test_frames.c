@@ -104,17 +104,26 @@ static void test_frame_from_refs(void) {
 
 
 static void test_principal_axes(void) {
-  /* a tensor with known eigenvalues 1, 2, 3 rotated by 30 deg about z */
+  /* diag(2, 1, 3) rotated by 30 deg about z: the axis nearest y (moment 1, the smallest) is
+   * axis 2 and the one nearest x (moment 2) axis 1, whatever the order of the moments */
   double c = cos(M_PI / 6), s = sin(M_PI / 6);
   double Rz[9] = {c, -s, 0, s, c, 0, 0, 0, 1}, D[3] = {2, 1, 3}, I[9] = {0};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       for (int k = 0; k < 3; k++) I[3 * i + j] += Rz[3 * i + k] * D[k] * Rz[3 * j + k];
+  const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0};
   double ev[3], R[9];
-  ENSURE(awe_principal_axes(I, ev, R) == 0);
-  ENSURE_NEAR(ev[0], 1, 1e-12);
-  ENSURE_NEAR(ev[1], 2, 1e-12);
+  ENSURE(awe_principal_axes(I, ex, ey, ev, R) == 0);
+  ENSURE_NEAR(ev[0], 2, 1e-12);
+  ENSURE_NEAR(ev[1], 1, 1e-12);
   ENSURE_NEAR(ev[2], 3, 1e-12);
+  for (int k = 0; k < 9; k++) ENSURE_NEAR(R[k], Rz[k], 1e-12);
+  /* references pointing the other way flip axes 1 and 2 (and so 3 stays right-handed) */
+  const double mx[3] = {-1, 0, 0}, my[3] = {0, -1, 0};
+  ENSURE(awe_principal_axes(I, mx, my, ev, R) == 0);
+  ENSURE_NEAR(R[0], -c, 1e-12);
+  ENSURE_NEAR(R[4], -c, 1e-12);
+  ENSURE_NEAR(R[8], 1.0, 1e-12);
   double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                R[2] * (R[3] * R[7] - R[4] * R[6]);
   ENSURE_NEAR(det, 1.0, 1e-12);

@@ -18,6 +18,10 @@
  *                 x axis along x_t, pi/2 along y_t, and the round trip for h in
  *                 {0, +-pi/6, +-pi/4, pi/3, pi/2, 2pi/3, pi}, elevation, azimuth (1e-10)
  *   slaves        point velocities are the time derivatives of the point positions
+ *   damping       the plate (span moment the smallest of the three) with y_damping 2 and
+ *                 angular_damping 0.5 1/s: principal axis 2 lies along the span (body y, as
+ *                 SymbolicAWEModels' rotation about y) and a spin about it decays as
+ *                 exp(-(c_y + c_a) t), spins about axes 1 and 3 as exp(-c_a t) (1e-9 over 2 s)
  */
 #include <math.h>
 #include <string.h>
@@ -299,6 +303,36 @@ static void test_slave_velocities(void) {
 }
 
 
+/* y_damping acts on pitch (the principal axis along the span), angular_damping on all axes */
+static void test_damping_axes(void) {
+  const double cy = 2.0, ca = 0.5, w0 = 0.4, T = 2.0;
+  for (int k = 0; k < 3; k++) {
+    awe_spec *s = sp_load(SCEN, (const char *[]){"run.duration=2", "run.dt=0.5",
+                                                  "wings.plate.y_damping=2.0",
+                                                  "wings.plate.angular_damping=0.5", NULL});
+    awe_sim *sim = sp_sim(s, NULL);
+    if (!sim) {
+      sp_free(sim, s);
+      return;
+    }
+    int j = wing_index(sim->m, "plate");
+    const awe_wing_geom *g = &sim->w->wg[j];
+    if (k == 0) {
+      printf("    plate moments (axis 1, 2 = span, 3): %.4f %.4f %.4f kg m^2, span axis . y_b %.4f\n",
+             g->I_p[0], g->I_p[1], g->I_p[2], g->R_pb[4]);
+      ENSURE(g->I_p[1] < g->I_p[0] && g->I_p[1] < g->I_p[2]); /* not the middle moment */
+      ENSURE(g->R_pb[4] > 0.99);
+    }
+    set_omega(sim, j, k == 0 ? w0 : 0.0, k == 1 ? w0 : 0.0, k == 2 ? w0 : 0.0);
+    sp_run(sim, T);
+    const double *wp = sim->y + sim->w->wing_x[j] + 10;
+    double rate = k == 1 ? cy + ca : ca;
+    for (int i = 0; i < 3; i++) ENSURE_NEAR(wp[i], i == k ? w0 * exp(-rate * T) : 0.0, 1e-9);
+    sp_free(sim, s);
+  }
+}
+
+
 int main(void) {
   gsl_set_error_handler_off();
   RUN(test_torque_free);
@@ -307,5 +341,6 @@ int main(void) {
   RUN(test_constant_torque);
   RUN(test_angles);
   RUN(test_slave_velocities);
+  RUN(test_damping_axes);
   return harness_report();
 }
