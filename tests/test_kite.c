@@ -21,8 +21,9 @@
  *                   on a pulley between the plate's LE and TE) towards the kcu: the plate on
  *                   that side twists nose down (less lift and drag there) and the kite turns
  *                   away from it, i.e. the left line makes the heading increase (turn to body
- *                   -y), at > 0.05 rad/s over the first second; the right line gives the mirror
- *                   image (1 %)
+ *                   -y), at > 0.05 rad/s over the first second, and the wing moves to -y (as
+ *                   SymbolicAWEModels' test_wing.jl "Steering direction" asserts for the left
+ *                   line); the right line gives the mirror image (1 %)
  *   no wind         released from rest in still air (|va| = 0 at the first refresh): the kite
  *                   falls on its tether, no output is NaN, the run completes; likewise when
  *                   the wind of the parked kite drops to zero (it falls backwards, through
@@ -262,15 +263,22 @@ static void test_steering(void) {
     }
     sp_run(sim, 0.5);
     double h0 = sp_out(sim, "wings.main_wing.heading"), tw0 = sp_out(sim, gname[k]);
+    double y0 = sp_out(sim, "wings.main_wing.pos.y");
     sp_run(sim, 0.75);
     double tw1 = sp_out(sim, gname[k]);
     sp_run(sim, 1.5);
-    double h1 = sp_out(sim, "wings.main_wing.heading");
+    double h1 = sp_out(sim, "wings.main_wing.heading"), y1 = sp_out(sim, "wings.main_wing.pos.y");
+    sp_run(sim, 2.5);
+    double y2 = sp_out(sim, "wings.main_wing.pos.y");
     rate[k] = atan2(sin(h1 - h0), cos(h1 - h0)) / 1.0;
     printf("    steering %s: twist of that plate %+.4f rad after 0.25 s, heading rate %+.4f rad/s "
-           "over the first second\n", k ? "right" : "left", tw1 - tw0, rate[k]);
+           "over the first second, wing y %+.4f m after 1 s, %+.4f m after 2 s\n",
+           k ? "right" : "left", tw1 - tw0, rate[k], y1 - y0, y2 - y0);
     ENSURE(tw1 - tw0 < -0.005);                               /* that plate twists nose down */
     ENSURE(k == 0 ? rate[k] > 0.05 : rate[k] < -0.05);        /* and the kite turns away */
+    /* SymbolicAWEModels test_wing.jl "Steering direction": the left line shortened moves the
+     * kite to -y (the right line to +y) */
+    ENSURE(k == 0 ? y2 < y1 && y1 < y0 : y2 > y1 && y1 > y0);
     sp_free(sim, s);
   }
   ENSURE_REL(rate[1], -rate[0], 0.01); /* mirror image */
