@@ -32,10 +32,16 @@
  * w,x,y,z), omega_b, va_b, aero_force_b, aero_moment_b (about the wing origin, body frame),
  * va (apparent wind at the origin, world), elevation, azimuth, heading, course, aoa, sideslip,
  * distance, power; groups.NAME.twist [rad].
+ *
+ * Scheduled inputs (the scenario's inputs:) are logged too, each as its own channel
+ * inputs.<input name> (e.g. inputs.segments.kcu_steering_left.l0 [m], inputs.wind.v_wind), the
+ * value the right-hand side used at the logged time (awe_model_layout_inputs, after the signals
+ * are resolved).
  */
 #include <math.h>
 
 #include "model.h"
+#include "pool.h"
 #include "work.h"
 
 #define ADD(list, ...)                                          \
@@ -179,5 +185,27 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       ADD(y, "wings", m->wing_name[i], i, wv[k].var, wv[k].unit, wv[k].dim, 0, wv[k].flags);
   for (int g = 0; g < m->ngroup; g++)
     ADD(y, "groups", m->group_name[g], g, "twist", "rad", 1, 0, AWE_VF_LOG | AWE_VF_ANGLE);
+  return AWE_OK;
+}
+
+
+awe_status awe_model_layout_inputs(awe_model *m, awe_err *err) {
+  const awe_varlist *u = &m->reg.input;
+  awe_varlist *y = &m->reg.output;
+  for (int i = 0; i < m->nsignal; i++) {
+    int ui = m->signals[i].u_index, dup = 0;
+    for (int k = 0; k < i; k++) dup |= m->signals[k].u_index == ui;
+    if (dup) continue;
+    for (int v = 0; v < u->n; v++) {
+      const awe_var *a = &u->v[v];
+      if (ui < a->offset || ui >= a->offset + a->dim) continue;
+      char name[256];
+      awe_var_scalar_name(a, ui - a->offset, name, sizeof(name));
+      const char *pooled = awe_pool_strdup(m->pool, name);
+      if (!pooled) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+      ADD(y, "inputs", "", ui, pooled, a->unit, 1, 0, AWE_VF_LOG);
+      break;
+    }
+  }
   return AWE_OK;
 }

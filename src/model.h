@@ -172,6 +172,10 @@ awe_status awe_model_place(awe_model *m, const awe_spec *s, awe_diag *warn, awe_
 /* Register states, inputs and outputs (layout.c). Called by the builder. */
 awe_status awe_model_layout(awe_model *m, awe_err *err);
 
+/* Output channels inputs.<name> for the scheduled inputs (layout.c). Called after the signals
+ * are resolved. */
+awe_status awe_model_layout_inputs(awe_model *m, awe_err *err);
+
 /* Index lookups by name; -1 if absent. */
 int awe_model_find_point(const awe_model *m, const char *name);
 int awe_model_find_segment(const awe_model *m, const char *name);

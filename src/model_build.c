@@ -995,6 +995,7 @@ static awe_status build(builder *b, awe_err *err) {
   AWE_TRY(awe_model_place(b->m, b->s, b->warn, err));
   AWE_TRY(awe_model_layout(b->m, err));
   AWE_TRY(build_signals(b, err));
+  AWE_TRY(awe_model_layout_inputs(b->m, err));
   return AWE_OK;
 }
 

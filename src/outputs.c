@@ -83,7 +83,9 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
     double *o = yout + v->offset;
     int i = v->comp_index;
     const char *g = v->group, *q = v->var;
-    if (!strcmp(g, "points")) {
+    if (!strcmp(g, "inputs")) {
+      *o = w->u[i]; /* comp_index is the input's index in u */
+    } else if (!strcmp(g, "points")) {
       if (!strcmp(q, "pos")) put3(o, w->pos + 3 * i);
       else if (!strcmp(q, "vel")) put3(o, w->vel + 3 * i);
       else if (!strcmp(q, "force")) put3(o, w->force + 3 * i);

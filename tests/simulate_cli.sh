@@ -85,5 +85,18 @@ grep_in inputs-creep "$tmp/out" '^20,99\.9[0-9]*,-0\.00[0-9]*$'
 check nonfinite 1 "$AWESIM" simulate scenarios/tests/nonfinite.yaml --no-hdf5 --csv=time
 grep_in nonfinite-msg "$tmp/err" 'error: t = 0\.5 s: non-finite derivative of points\.kite\.vel\.x'
 
+# scheduled inputs are logged as channels inputs.<input name>: the brake of
+# scenarios/hanging_tether_winch.yaml is released at 5 s, the torque is constant
+check inputs 0 "$AWESIM" simulate scenarios/hanging_tether_winch.yaml --no-hdf5 --csv='time,inputs.*'
+grep_in inputs-header "$tmp/out" '^time\[s\],inputs\.winches\.main_winch\.brake\[-\],inputs\.winches\.main_winch\.torque\[N m\]$'
+grep_in inputs-before "$tmp/out" '^4\.95,1,-6\.4$'
+grep_in inputs-after "$tmp/out" '^5,0,-6\.4$'
+if command -v h5dump >/dev/null 2>&1; then
+  check inputs-h5 0 "$AWESIM" simulate scenarios/hanging_tether_winch.yaml -o "$tmp/in.h5" --set run.duration=5.1
+  h5dump -d '/inputs/winches.main_winch.brake' "$tmp/in.h5" >"$tmp/d" 2>&1
+  grep_in inputs-h5-units "$tmp/d" 'ATTRIBUTE "units"'
+  grep_in inputs-h5-values "$tmp/d" ' 1, 1, 0, 0, 0$'  # rows 98..102: 4.9 .. 5.1 s
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
