@@ -95,3 +95,83 @@ int awe_cli_parse_double(const char *cmd, const char *opt, const char *s, double
   }
   return 0;
 }
+
+
+/* the option of the table that argument a names, and its inline "=VALUE" (or NULL) */
+static const awe_cli_opt *find_opt(const awe_cli_opt *opts, int nopt, const char *a, const char **inl) {
+  for (int k = 0; k < nopt; k++) {
+    const char *names[2] = {opts[k].name, opts[k].alias};
+    for (int j = 0; j < 2; j++) {
+      const char *n = names[j];
+      if (!n) continue;
+      size_t len = strlen(n);
+      if (strncmp(a, n, len)) continue;
+      if (a[len] == '\0') {
+        *inl = NULL;
+        return &opts[k];
+      }
+      if (a[len] == '=' && opts[k].kind != AWE_CLI_FLAG) {
+        *inl = a + len + 1;
+        return &opts[k];
+      }
+    }
+  }
+  return NULL;
+}
+
+
+int awe_cli_parse(const char *cmd, int argc, char **argv, const awe_cli_opt *opts, int nopt,
+                  const char *noun, const char **positional, const char *usage) {
+  *positional = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return -1;
+    }
+    if (a[0] != '-' || !a[1]) {
+      if (*positional) {
+        fprintf(stderr, "awesim %s: more than one %s ('%s', '%s')\n", cmd, noun, *positional, a);
+        return 2;
+      }
+      *positional = a;
+      continue;
+    }
+    const awe_cli_opt *o = find_opt(opts, nopt, a, &val);
+    if (!o) {
+      fprintf(stderr, "awesim %s: unknown option '%s'\n%s", cmd, a, usage);
+      return 2;
+    }
+    switch (o->kind) {
+      case AWE_CLI_FLAG:
+        *(int *)o->dest = 1;
+        continue;
+      case AWE_CLI_FLAG_STR:
+        *(int *)o->dest = 1;
+        if (val) *(const char **)o->dest2 = val;
+        continue;
+      default:
+        break;
+    }
+    if (!val) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "awesim %s: option '%s' needs a value\n", cmd, a);
+        return 2;
+      }
+      val = argv[++i];
+    }
+    if (o->kind == AWE_CLI_STR) {
+      *(const char **)o->dest = val;
+    } else if (o->kind == AWE_CLI_LIST) {
+      ((const char **)o->dest)[(*(int *)o->dest2)++] = val;
+    } else {
+      if (awe_cli_parse_double(cmd, o->name, val, (double *)o->dest)) return 2;
+      if (o->dest2) *(int *)o->dest2 = 1;
+    }
+  }
+  if (!*positional) {
+    fprintf(stderr, "awesim %s: no %s given\n%s", cmd, noun, usage);
+    return 2;
+  }
+  return 0;
+}

@@ -29,6 +29,31 @@ char *awe_cli_command_line(int argc, char **argv);
  * "awesim CMD: OPT: 'S' is not a number" and return 2 (the usage exit code), else 0. */
 int awe_cli_parse_double(const char *cmd, const char *opt, const char *s, double *v);
 
+/* Command-line options, one table per subcommand (awe_cli_parse). */
+typedef enum {
+  AWE_CLI_FLAG,     /* --name: *(int *)dest = 1 */
+  AWE_CLI_STR,      /* --name VALUE or --name=VALUE: *(const char **)dest = VALUE */
+  AWE_CLI_NUM,      /* the same with a finite number: *(double *)dest; *(int *)dest2 = 1 if set */
+  AWE_CLI_LIST,     /* repeatable STR: ((const char **)dest)[(*(int *)dest2)++] = VALUE */
+  AWE_CLI_FLAG_STR  /* --name or --name=VALUE (no separate value): *(int *)dest = 1 and
+                       *(const char **)dest2 = VALUE */
+} awe_cli_opt_kind;
+
+typedef struct {
+  const char *name;  /* long form, e.g. "--output" */
+  const char *alias; /* short form, e.g. "-o", or NULL */
+  awe_cli_opt_kind kind;
+  void *dest, *dest2;
+} awe_cli_opt;
+
+/* Parse argv[1..argc-1] of subcommand cmd against opts: -h/--help prints usage to stdout and
+ * returns -1; the one positional argument (a noun such as "scenario") goes to *positional.
+ * Errors ("awesim CMD: unknown option 'X'", "option 'X' needs a value", "OPT: 'S' is not a
+ * number", "more than one NOUN", "no NOUN given") are printed to stderr and return 2; 0 on
+ * success. A LIST destination must hold argc entries. */
+int awe_cli_parse(const char *cmd, int argc, char **argv, const awe_cli_opt *opts, int nopt,
+                  const char *noun, const char **positional, const char *usage);
+
 /* Load scenario + --set overrides, build and validate the model, print warnings.
  * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */
 int awe_cli_load(const char *scenario, int nset, const char *const *sets, awe_spec **spec,

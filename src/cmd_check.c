@@ -1,5 +1,6 @@
 /* cmd_check.c: `awesim check` — load, build and validate, then summarise the model. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -73,44 +74,24 @@ static void summary(const awe_spec *s, const awe_model *m) {
 
 
 int awe_cmd_check(int argc, char **argv) {
-  const char *sets[256];
+  const char **sets = calloc((size_t)argc + 1, sizeof(char *));
   int nset = 0, quiet = 0;
   const char *file = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(check_usage, stdout);
-      return 0;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
-    } else if (!strcmp(a, "--set") || !strncmp(a, "--set=", 6)) {
-      const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!v) {
-        fprintf(stderr, "awesim check: --set needs KEY.PATH=VALUE\n");
-        return 2;
-      }
-      if (nset == 256) {
-        fprintf(stderr, "awesim check: at most 256 --set options\n");
-        return 2;
-      }
-      sets[nset++] = v;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "awesim check: unknown option '%s'\n%s", a, check_usage);
-      return 2;
-    } else if (!file) {
-      file = a;
-    } else {
-      fprintf(stderr, "awesim check: only one FILE, got '%s' and '%s'\n", file, a);
-      return 2;
-    }
-  }
-  if (!file) {
-    fprintf(stderr, "awesim check: missing FILE\n%s", check_usage);
-    return 2;
+  if (!sets) return 70;
+  const awe_cli_opt opts[] = {
+      {"--quiet", "-q", AWE_CLI_FLAG, &quiet, NULL},
+      {"--set", NULL, AWE_CLI_LIST, sets, &nset},
+  };
+  int rc = awe_cli_parse("check", argc, argv, opts, (int)AWE_ARRLEN(opts), "FILE", &file,
+                         check_usage);
+  if (rc) {
+    free(sets);
+    return rc < 0 ? 0 : rc;
   }
   awe_spec *s;
   awe_model *m;
-  int rc = awe_cli_load(file, nset, sets, &s, &m);
+  rc = awe_cli_load(file, nset, sets, &s, &m);
+  free(sets);
   if (rc) return rc;
   if (!quiet) summary(s, m);
   awe_model_free(m);

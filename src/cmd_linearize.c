@@ -67,67 +67,24 @@ static int parse_args(int argc, char **argv, options *o) {
   o->tol = 1e-6;
   o->sets = calloc((size_t)argc + 1, sizeof(char *));
   if (!o->sets) return 70;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = NULL;
-#define OPT(name)                                                                        \
-  ((!strcmp(a, name) && (i + 1 < argc ? (val = argv[++i], 1) : (val = NULL, 1))) ||      \
-   (!strncmp(a, name "=", strlen(name) + 1) && (val = a + strlen(name) + 1, 1)))
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(linearize_usage, stdout);
-      return -1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->quiet = 1;
-    } else if (!strcmp(a, "--allow-nonequilibrium")) {
-      o->allow = 1;
-    } else if (!strcmp(a, "--keep-torque")) {
-      o->keep_torque = 1;
-    } else if (!strcmp(a, "--csv")) {
-      o->want_csv = 1;
-    } else if (!strncmp(a, "--csv=", 6)) {
-      o->want_csv = 1;
-      o->csv = a + 6;
-    } else if (OPT("-o") || OPT("--output")) {
-      if (!val) goto missing;
-      o->out = val;
-    } else if (OPT("--lin")) {
-      if (!val) goto missing;
-      o->lin = val;
-    } else if (OPT("--inputs")) {
-      if (!val) goto missing;
-      o->inputs = val;
-    } else if (OPT("--outputs")) {
-      if (!val) goto missing;
-      o->outputs = val;
-    } else if (OPT("--set")) {
-      if (!val) goto missing;
-      o->sets[o->nset++] = val;
-    } else if (OPT("--at")) {
-      if (!val) goto missing;
-      if (awe_cli_parse_double("linearize", "--at", val, &o->at)) return 2;
-      if (o->at < 0.0) {
-        fprintf(stderr, "awesim linearize: --at: the time must be >= 0\n");
-        return 2;
-      }
-    } else if (OPT("--tol")) {
-      if (!val) goto missing;
-      if (awe_cli_parse_double("linearize", "--tol", val, &o->tol)) return 2;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "awesim linearize: unknown option '%s'\n%s", a, linearize_usage);
-      return 2;
-    } else if (!o->scenario) {
-      o->scenario = a;
-    } else {
-      fprintf(stderr, "awesim linearize: more than one scenario ('%s', '%s')\n", o->scenario, a);
-      return 2;
-    }
-    continue;
-  missing:
-    fprintf(stderr, "awesim linearize: option '%s' needs a value\n", a);
-    return 2;
-#undef OPT
-  }
-  if (!o->scenario) {
-    fprintf(stderr, "awesim linearize: no scenario given\n%s", linearize_usage);
+  const awe_cli_opt opts[] = {
+      {"--quiet", "-q", AWE_CLI_FLAG, &o->quiet, NULL},
+      {"--allow-nonequilibrium", NULL, AWE_CLI_FLAG, &o->allow, NULL},
+      {"--keep-torque", NULL, AWE_CLI_FLAG, &o->keep_torque, NULL},
+      {"--csv", NULL, AWE_CLI_FLAG_STR, &o->want_csv, &o->csv},
+      {"--output", "-o", AWE_CLI_STR, &o->out, NULL},
+      {"--lin", NULL, AWE_CLI_STR, &o->lin, NULL},
+      {"--inputs", NULL, AWE_CLI_STR, &o->inputs, NULL},
+      {"--outputs", NULL, AWE_CLI_STR, &o->outputs, NULL},
+      {"--set", NULL, AWE_CLI_LIST, o->sets, &o->nset},
+      {"--at", NULL, AWE_CLI_NUM, &o->at, NULL},
+      {"--tol", NULL, AWE_CLI_NUM, &o->tol, NULL},
+  };
+  int rc = awe_cli_parse("linearize", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
+                         &o->scenario, linearize_usage);
+  if (rc) return rc;
+  if (o->at < 0.0) {
+    fprintf(stderr, "awesim linearize: --at: the time must be >= 0\n");
     return 2;
   }
   return 0;

@@ -51,97 +51,57 @@ static int parse_range(const char *s, double *a, double *b, double *c) {
 }
 
 
-static int parse_num(const char *s, double *v) {
-  char *end;
-  *v = strtod(s, &end);
-  return (end == s || *end || !isfinite(*v)) ? -1 : 0;
-}
-
-
 int awe_cmd_polar(int argc, char **argv) {
   const char *aero = NULL, *vsm_file = NULL, *method = NULL, *solver = NULL, *dist = NULL;
   double a0 = -5, a1 = 20, da = 1, beta = 0, speed = NAN;
   int panels = 0, spanwise = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                             \
-  do {                                                                     \
-    if (!v) {                                                              \
-      fprintf(stderr, "awesim polar: %s needs a value\n%s", a, polar_usage); \
-      return 2;                                                            \
-    }                                                                      \
-    i++;                                                                   \
-  } while (0)
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(polar_usage, stdout);
-      return 0;
-    } else if (!strcmp(a, "--vsm-settings")) {
-      NEED();
-      vsm_file = v;
-    } else if (!strcmp(a, "--alpha")) {
-      NEED();
-      if (parse_range(v, &a0, &a1, &da)) {
-        fprintf(stderr, "awesim polar: --alpha '%s': expected START:STOP:STEP with STOP >= START "
-                "and STEP > 0 (degrees)\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--beta")) {
-      NEED();
-      if (parse_num(v, &beta) || fabs(beta) >= 90) {
-        fprintf(stderr, "awesim polar: --beta '%s': expected an angle in (-90, 90) degrees\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--speed")) {
-      NEED();
-      if (parse_num(v, &speed) || !(speed > 0) || speed > 1000) {
-        fprintf(stderr, "awesim polar: --speed '%s': expected a speed in (0, 1000] m/s\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--method")) {
-      NEED();
-      method = v;
-      if (strcmp(v, "vsm") && strcmp(v, "llt")) {
-        fprintf(stderr, "awesim polar: --method '%s': expected vsm or llt\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--solver")) {
-      NEED();
-      solver = v;
-      if (strcmp(v, "loop") && strcmp(v, "newton")) {
-        fprintf(stderr, "awesim polar: --solver '%s': expected loop or newton\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--panels")) {
-      NEED();
-      double p;
-      if (parse_num(v, &p) || p < 1 || p > 10000 || p != floor(p)) {
-        fprintf(stderr, "awesim polar: --panels '%s': expected an integer 1 ... 10000\n", v);
-        return 2;
-      }
-      panels = (int)p;
-    } else if (!strcmp(a, "--distribution")) {
-      NEED();
-      dist = v;
-      if (strcmp(v, "linear") && strcmp(v, "cosine") && strcmp(v, "split_provided")) {
-        fprintf(stderr, "awesim polar: --distribution '%s': expected linear, cosine or "
-                "split_provided\n", v);
-        return 2;
-      }
-    } else if (!strcmp(a, "--spanwise")) {
-      spanwise = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "awesim polar: unknown option '%s'\n%s", a, polar_usage);
-      return 2;
-    } else if (!aero) {
-      aero = a;
-    } else {
-      fprintf(stderr, "awesim polar: only one AERO.yaml, got '%s' and '%s'\n", aero, a);
+  const char *alpha_range = NULL;
+  double npanels = NAN;
+  const awe_cli_opt opts[] = {
+      {"--vsm-settings", NULL, AWE_CLI_STR, &vsm_file, NULL},
+      {"--alpha", NULL, AWE_CLI_STR, &alpha_range, NULL},
+      {"--beta", NULL, AWE_CLI_NUM, &beta, NULL},
+      {"--speed", NULL, AWE_CLI_NUM, &speed, NULL},
+      {"--method", NULL, AWE_CLI_STR, &method, NULL},
+      {"--solver", NULL, AWE_CLI_STR, &solver, NULL},
+      {"--panels", NULL, AWE_CLI_NUM, &npanels, NULL},
+      {"--distribution", NULL, AWE_CLI_STR, &dist, NULL},
+      {"--spanwise", NULL, AWE_CLI_FLAG, &spanwise, NULL},
+  };
+  int rc = awe_cli_parse("polar", argc, argv, opts, (int)AWE_ARRLEN(opts), "AERO.yaml", &aero,
+                         polar_usage);
+  if (rc) return rc < 0 ? 0 : rc;
+  if (alpha_range && parse_range(alpha_range, &a0, &a1, &da)) {
+    fprintf(stderr, "awesim polar: --alpha '%s': expected START:STOP:STEP with STOP >= START "
+            "and STEP > 0 (degrees)\n", alpha_range);
+    return 2;
+  }
+  if (fabs(beta) >= 90) {
+    fprintf(stderr, "awesim polar: --beta %g: expected an angle in (-90, 90) degrees\n", beta);
+    return 2;
+  }
+  if (!isnan(speed) && (!(speed > 0) || speed > 1000)) {
+    fprintf(stderr, "awesim polar: --speed %g: expected a speed in (0, 1000] m/s\n", speed);
+    return 2;
+  }
+  if (method && strcmp(method, "vsm") && strcmp(method, "llt")) {
+    fprintf(stderr, "awesim polar: --method '%s': expected vsm or llt\n", method);
+    return 2;
+  }
+  if (solver && strcmp(solver, "loop") && strcmp(solver, "newton")) {
+    fprintf(stderr, "awesim polar: --solver '%s': expected loop or newton\n", solver);
+    return 2;
+  }
+  if (!isnan(npanels)) {
+    if (npanels < 1 || npanels > 10000 || npanels != floor(npanels)) {
+      fprintf(stderr, "awesim polar: --panels %g: expected an integer 1 ... 10000\n", npanels);
       return 2;
     }
+    panels = (int)npanels;
   }
-  if (!aero) {
-    fprintf(stderr, "awesim polar: missing AERO.yaml\n%s", polar_usage);
+  if (dist && strcmp(dist, "linear") && strcmp(dist, "cosine") && strcmp(dist, "split_provided")) {
+    fprintf(stderr, "awesim polar: --distribution '%s': expected linear, cosine or "
+            "split_provided\n", dist);
     return 2;
   }
   /* default settings file: beside the aero geometry, as the model's system.yaml would name it */

@@ -64,54 +64,16 @@ static int parse_args(int argc, char **argv, options *o) {
   memset(o, 0, sizeof(*o));
   o->sets = calloc((size_t)argc + 1, sizeof(char *));
   if (!o->sets) return 70;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(simulate_usage, stdout);
-      return -1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->quiet = 1;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (++i >= argc) goto missing;
-      o->out = argv[i];
-    } else if (!strcmp(a, "--no-hdf5")) {
-      o->no_hdf5 = 1;
-    } else if (!strncmp(a, "--output=", 9)) {
-      o->out = a + 9;
-    } else if (!strcmp(a, "--csv")) {
-      o->want_csv = 1;
-    } else if (!strncmp(a, "--csv=", 6)) {
-      o->want_csv = 1;
-      o->csv = a + 6;
-    } else if (!strcmp(a, "--set")) {
-      if (++i >= argc) goto missing;
-      o->sets[o->nset++] = argv[i];
-    } else if (!strncmp(a, "--set=", 6)) {
-      o->sets[o->nset++] = a + 6;
-    } else if (!strcmp(a, "--summary-json")) {
-      if (++i >= argc) goto missing;
-      o->json = argv[i];
-    } else if (!strncmp(a, "--summary-json=", 15)) {
-      o->json = a + 15;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "awesim simulate: unknown option '%s'\n%s", a, simulate_usage);
-      return 2;
-    } else if (!o->scenario) {
-      o->scenario = a;
-    } else {
-      fprintf(stderr, "awesim simulate: more than one scenario ('%s', '%s')\n", o->scenario, a);
-      return 2;
-    }
-    continue;
-  missing:
-    fprintf(stderr, "awesim simulate: option '%s' needs a value\n", a);
-    return 2;
-  }
-  if (!o->scenario) {
-    fprintf(stderr, "awesim simulate: no scenario given\n%s", simulate_usage);
-    return 2;
-  }
-  return 0;
+  const awe_cli_opt opts[] = {
+      {"--quiet", "-q", AWE_CLI_FLAG, &o->quiet, NULL},
+      {"--no-hdf5", NULL, AWE_CLI_FLAG, &o->no_hdf5, NULL},
+      {"--csv", NULL, AWE_CLI_FLAG_STR, &o->want_csv, &o->csv},
+      {"--output", "-o", AWE_CLI_STR, &o->out, NULL},
+      {"--summary-json", NULL, AWE_CLI_STR, &o->json, NULL},
+      {"--set", NULL, AWE_CLI_LIST, o->sets, &o->nset},
+  };
+  return awe_cli_parse("simulate", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
+                       &o->scenario, simulate_usage);
 }
 
 

@@ -75,79 +75,34 @@ static int parse_args(int argc, char **argv, options *o) {
   o->band = 5.0;
   o->sets = calloc((size_t)argc + 1, sizeof(char *));
   if (!o->sets) return 70;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = NULL;
-#define OPT(name)                                                                        \
-  ((!strcmp(a, name) && (i + 1 < argc ? (val = argv[++i], 1) : (val = NULL, 1))) ||      \
-   (!strncmp(a, name "=", strlen(name) + 1) && (val = a + strlen(name) + 1, 1)))
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(step_usage, stdout);
-      return -1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->quiet = 1;
-    } else if (!strcmp(a, "--json")) {
-      o->json = 1;
-    } else if (!strcmp(a, "--compare-linear")) {
-      o->compare = 1;
-    } else if (!strcmp(a, "--spring-props")) {
-      o->spring = 1;
-    } else if (!strcmp(a, "--keep-torque")) {
-      o->keep_torque = 1;
-    } else if (OPT("-o") || OPT("--output")) {
-      if (!val) goto missing;
-      o->out = val;
-    } else if (OPT("--input")) {
-      if (!val) goto missing;
-      o->input = val;
-    } else if (OPT("--outputs")) {
-      if (!val) goto missing;
-      o->outputs = val;
-    } else if (OPT("--set")) {
-      if (!val) goto missing;
-      o->sets[o->nset++] = val;
-    } else if (OPT("--amplitude")) {
-      if (!val) goto missing;
-      if (awe_cli_parse_double("step-response", "--amplitude", val, &o->amplitude)) return 2;
-      o->have_amp = 1;
-    } else if (OPT("--at")) {
-      if (!val) goto missing;
-      if (awe_cli_parse_double("step-response", "--at", val, &o->at)) return 2;
-      if (o->at < 0.0) {
-        fprintf(stderr, "awesim step-response: --at: the time must be >= 0\n");
-        return 2;
-      }
-    } else if (OPT("--duration")) {
-      if (!val) goto missing;
-      if (awe_cli_parse_double("step-response", "--duration", val, &o->duration)) return 2;
-      if (!(o->duration > 0.0)) {
-        fprintf(stderr, "awesim step-response: --duration must be > 0\n");
-        return 2;
-      }
-    } else if (OPT("--band")) {
-      if (!val) goto missing;
-      if (awe_cli_parse_double("step-response", "--band", val, &o->band)) return 2;
-      if (!(o->band > 0.0 && o->band < 100.0)) {
-        fprintf(stderr, "awesim step-response: --band must be between 0 and 100 %%\n");
-        return 2;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "awesim step-response: unknown option '%s'\n%s", a, step_usage);
-      return 2;
-    } else if (!o->scenario) {
-      o->scenario = a;
-    } else {
-      fprintf(stderr, "awesim step-response: more than one scenario ('%s', '%s')\n",
-              o->scenario, a);
-      return 2;
-    }
-    continue;
-  missing:
-    fprintf(stderr, "awesim step-response: option '%s' needs a value\n", a);
+  const awe_cli_opt opts[] = {
+      {"--quiet", "-q", AWE_CLI_FLAG, &o->quiet, NULL},
+      {"--json", NULL, AWE_CLI_FLAG, &o->json, NULL},
+      {"--compare-linear", NULL, AWE_CLI_FLAG, &o->compare, NULL},
+      {"--spring-props", NULL, AWE_CLI_FLAG, &o->spring, NULL},
+      {"--keep-torque", NULL, AWE_CLI_FLAG, &o->keep_torque, NULL},
+      {"--output", "-o", AWE_CLI_STR, &o->out, NULL},
+      {"--input", NULL, AWE_CLI_STR, &o->input, NULL},
+      {"--outputs", NULL, AWE_CLI_STR, &o->outputs, NULL},
+      {"--set", NULL, AWE_CLI_LIST, o->sets, &o->nset},
+      {"--amplitude", NULL, AWE_CLI_NUM, &o->amplitude, &o->have_amp},
+      {"--at", NULL, AWE_CLI_NUM, &o->at, NULL},
+      {"--duration", NULL, AWE_CLI_NUM, &o->duration, NULL},
+      {"--band", NULL, AWE_CLI_NUM, &o->band, NULL},
+  };
+  int rc = awe_cli_parse("step-response", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
+                         &o->scenario, step_usage);
+  if (rc) return rc;
+  if (o->at < 0.0) {
+    fprintf(stderr, "awesim step-response: --at: the time must be >= 0\n");
     return 2;
-#undef OPT
   }
-  if (!o->scenario) {
-    fprintf(stderr, "awesim step-response: no scenario given\n%s", step_usage);
+  if (!isnan(o->duration) && !(o->duration > 0.0)) {
+    fprintf(stderr, "awesim step-response: --duration must be > 0\n");
+    return 2;
+  }
+  if (!(o->band > 0.0 && o->band < 100.0)) {
+    fprintf(stderr, "awesim step-response: --band must be between 0 and 100 %%\n");
     return 2;
   }
   if (o->spring) {
