@@ -69,8 +69,7 @@ has "$AWESIM simulate --set run.so" run.solver=
 has "$AWESIM simulate --set run.solver=rk8" rk8pd
 has "$AWESIM simulate --set settings.environment.v_" settings.environment.v_wind=
 has "$AWESIM simulate scenarios/defa" scenarios/default.yaml
-has "$AWESIM simulate -q tests/data/sweep/aero" tests/data/sweep/aerostat.yaml \
-  tests/data/sweep/aerostat_settings.yaml
+has "$AWESIM simulate -q scenarios/aero" scenarios/aerostat.yaml
 has "$AWESIM polar --method " vsm llt
 has "$AWESIM polar --distribution co" cosine
 

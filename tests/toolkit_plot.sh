@@ -48,7 +48,7 @@ EOF
 }
 
 # runs of shipped scenarios
-"$AWESIM" simulate -q tests/data/sweep/aerostat.yaml --set run.duration=5 -o "$T/a.h5" 2>"$T/err"
+"$AWESIM" simulate -q scenarios/aerostat.yaml --set run.duration=5 -o "$T/a.h5" 2>"$T/err"
 check "simulate the aerostat: $(cat "$T/err")" [ -s "$T/a.h5" ]
 "$AWESIM" simulate -q scenarios/default.yaml --set run.duration=2 -o "$T/p.h5" 2>"$T/err"
 check "simulate the pendulum: $(cat "$T/err")" [ -s "$T/p.h5" ]
@@ -106,7 +106,7 @@ check "figure of a log with wings: $(cat "$T/err")" png_ok "$T/w.png" 1600 1000
 check "--list: winch force" grep -qx 'winches.main_winch.force \[N\]' "$T/list"
 check "--list: balloon position" grep -qx 'points.balloon.pos.z \[m\]' "$T/list"
 # the channel names agree with awesim's CSV header
-"$AWESIM" simulate -q tests/data/sweep/aerostat.yaml --set run.duration=0.2 --no-hdf5 --csv \
+"$AWESIM" simulate -q scenarios/aerostat.yaml --set run.duration=0.2 --no-hdf5 --csv \
   2>/dev/null | head -1 | tr ',' '\n' | sed 's/\[.*//' | grep -v '^time$' | sort >"$T/csv_names"
 sed 's/ \[.*//' "$T/list" | sort >"$T/plot_names"
 check "--list names = the CSV header's names" cmp -s "$T/csv_names" "$T/plot_names"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# toolkit_sweep.sh: tools/awesim-sweep end to end on the aerostat test model
+# toolkit_sweep.sh: tools/awesim-sweep end to end on the aerostat model (scenarios/aerostat.yaml)
 # (tests/data/sweep/): a 6-point wind grid through GNU parallel (6 HDF5 logs, a merged CSV in
 # grid order whose tether force grows with the wind), a list with one failing point (reported,
 # the others complete), the Slurm job-array script (bash -n, one array task per point), dry
@@ -132,7 +132,7 @@ expect() {  # expect NAME RC PATTERN GRID-TEXT (printf format)
   if [ "$got" -eq "$want" ] && grep -qE -- "$pat" "$T/err"; then ok
   else bad "grid error $name: exit $got (want $want): $(cat "$T/err")"; fi
 }
-S=$(pwd)/tests/data/sweep/aerostat.yaml
+S=$(pwd)/scenarios/aerostat.yaml
 expect typo 65 "g.yaml:2: unknown key 'gird' \(did you mean 'grid'\?\)" 'scenario: %s\ngird:\n  a: [1]\n'
 expect empty 65 "g.yaml:3: grid 'a': the list of values is empty" 'scenario: %s\ngrid:\n  a: []\n'
 expect unclosed 65 "g.yaml:3: unclosed" 'scenario: %s\ngrid:\n  a: [1, 2\n'
