@@ -22,6 +22,7 @@
 #include "aero_coupling.h"
 #include "cli.h"
 #include "integrate.h"
+#include "steady.h"
 #include "writer.h"
 
 /* The one piece of global mutable state in awesim: a signal handler can only talk to the
@@ -276,10 +277,22 @@ int awe_cmd_simulate(int argc, char **argv) {
     rc = awe_exit_code(err.code);
     goto done;
   }
-  if (m->opt.steady_state && !o.quiet)
+  if (m->opt.steady_state && !o.quiet) {
+    int rigid = 0;
+    for (int j = 0; j < m->nwing; j++) rigid |= m->wing_type[j] == AWE_WING_RIGID;
     fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
             sim->steady_residual, sim->steady_acc,
-            m->nwing ? "; winches braked, wings free only radially" : "");
+            rigid ? "; winches braked, rigid wings free only radially"
+                  : m->nwinch ? "; winches braked" : "");
+    /* the and SymbolicAWEModels' notion of settled: accelerations below 1e-3 g */
+    if (!(sim->steady_acc < AWE_STEADY_ACC_OK))
+      fprintf(stderr,
+              "awesim: warning: the steady state was not reached (max |acc| %.3g m/s^2 > %.3g "
+              "after %g s of settling): the run starts with a transient; run.steady_state_time "
+              "settles longer\n",
+              sim->steady_acc, AWE_STEADY_ACC_OK,
+              m->opt.steady_state_time > 0.0 ? m->opt.steady_state_time : 2.0);
+  }
   if (k.h5 && m->opt.steady_state) {
     awe_h5_set_attr_double(k.h5, "steady_state_residual", sim->steady_residual, &err);
     awe_h5_set_attr_double(k.h5, "steady_state_acc", sim->steady_acc, &err);

@@ -28,6 +28,9 @@
 
 #include "integrate.h"
 
+/* Settled: max |acc| below 1e-3 g [m/s^2] (a warning otherwise; the run goes on). */
+#define AWE_STEADY_ACC_OK (1e-3 * 9.80665)
+
 /* March s (at t = 0) for t_settle [s] (<= 0 or NAN: 2 s, the SymbolicAWEModels default). */
 awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err);
 
