@@ -278,12 +278,9 @@ int awe_cmd_simulate(int argc, char **argv) {
     goto done;
   }
   if (m->opt.steady_state && !o.quiet) {
-    int rigid = 0;
-    for (int j = 0; j < m->nwing; j++) rigid |= m->wing_type[j] == AWE_WING_RIGID;
     fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
             sim->steady_residual, sim->steady_acc,
-            rigid ? "; winches braked, rigid wings free only radially"
-                  : m->nwinch ? "; winches braked" : "");
+            m->nwing ? "; winches braked, wings free only radially" : "");
     /* the and SymbolicAWEModels' notion of settled: accelerations below 1e-3 g */
     if (!(sim->steady_acc < AWE_STEADY_ACC_OK))
       fprintf(stderr,

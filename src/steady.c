@@ -58,7 +58,9 @@ static int residual(awe_sim *s, double *fmax, double *amax) {
   *fmax = *amax = 0.0;
   for (int i = 0; i < m->npoint; i++) {
     if (w->point_x[i] < 0) continue;
-    double f = awe_v3_norm(w->force + 3 * i), a = awe_v3_norm(w->acc + 3 * i);
+    /* the integrated acceleration: particle-wing points held on their sphere keep only the
+     * radial part */
+    double a = awe_v3_norm(s->dydt + w->point_x[i] + 3), f = w->mass[i] * a;
     if (f > *fmax) *fmax = f;
     if (a > *amax) *amax = a;
   }

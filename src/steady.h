@@ -4,7 +4,8 @@
  * wings free only radially (fix_sphere; physics.md §10 item 7). awesim marches the same way,
  * with every winch braked (AWE_CTX_BRAKE_ALL), every rigid wing held on its sphere
  * (AWE_CTX_FIX_SPHERE: its centre of mass moves only radially and it does not turn about the
- * radial axis; wing.h), the aerodynamics refreshed every log interval and the scheduled inputs
+ * radial axis; wing.h), every particle wing's points moving only radially from the base
+ * (rhs.c; SymbolicAWEModels' fix_point_sphere), the aerodynamics refreshed every log interval and the scheduled inputs
  * frozen at their t = 0 values, and damps it by kinetic-energy relaxation
  * (dynamic relaxation, the classic form-finding method for cable nets; Barnes 1999): whenever
  * the kinetic energy  T = sum_i m_i |v_i|^2 / 2 + sum_p m_p v_p^2 / 2 (+ the rigid wings'
