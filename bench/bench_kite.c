@@ -9,6 +9,8 @@
  *                 shared out to the points at 20 Hz, 60 s
  *   v3-60s        scenarios/v3_kite.yaml: the TU Delft V3 particle (REFINE) kite, 270 states,
  *                 20 Hz VSM, 60 s, without the steady state
+ *   v3ss-60s      the same after the scenario's steady state (as `awesim simulate` runs it)
+ *   NAME-trbdf2   each case again with run.solver=trbdf2 (step_trbdf2.h)
  * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
  * real-time factor (flight only), stepper statistics, VSM refreshes and their wall share.
  *   startup       process start (fork/exec of ./awesim) until the first logged row arrives on
@@ -47,7 +49,7 @@ static int run_case(const char *label, const char *scenario, const char *const *
   awe_model *m = s ? awe_model_build(s, &s->warnings, &err) : NULL;
   awe_sim *sim = m ? awe_sim_alloc(m, NULL, &err) : NULL;
   if (!sim) {
-    printf("%-11s error: %s\n", label, err.msg);
+    printf("%-17s error: %s\n", label, err.msg);
     return 1;
   }
   double t0 = now();
@@ -64,7 +66,7 @@ static int run_case(const char *label, const char *scenario, const char *const *
   double per = (now() - tr) / 20.0;
   awe_aero_stats as = awe_aero_get_stats(sim->w);
   const awe_stats *st = &sim->w->stats;
-  printf("%-11s %7.3f s  %6.1f s %8.3f s %7.0fx  steps %6lu  rhs %7lu  jac %5lu  VSM %5lu "
+  printf("%-17s %7.3f s  %6.1f s %8.3f s %7.0fx  steps %6lu  rhs %7lu  jac %5lu  VSM %5lu "
          "(%4.0f us, %3.0f%%)%s%s\n",
          label, t1 - t0, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, st->steps - steps0,
          st->rhs - rhs0, st->jac - jac0, as.refreshes - 20, per * 1e6,
@@ -145,15 +147,26 @@ static void startup(const char *label, const char *const *argv) {
 
 int main(void) {
   gsl_set_error_handler_off();
-  printf("case        steady      flight     wall   real-time  statistics (flight)"
+  printf("case              steady      flight     wall   real-time  statistics (flight)"
          "                  VSM refreshes (each, share)\n");
   const char *p25[] = {"run.duration=25", NULL};
   const char *p60[] = {"run.duration=60", NULL};
   const char *v3[] = {"run.duration=60", "run.steady_state=false", NULL};
+  const char *v3ss[] = {"run.duration=60", NULL};
+  const char *p25t[] = {"run.duration=25", "run.solver=trbdf2", NULL};
+  const char *p60t[] = {"run.duration=60", "run.solver=trbdf2", NULL};
+  const char *v3t[] = {"run.duration=60", "run.steady_state=false", "run.solver=trbdf2", NULL};
+  const char *v3sst[] = {"run.duration=60", "run.solver=trbdf2", NULL};
   spawn_case("2plate-25s", "scenarios/2plate_parked.yaml", p25);
   spawn_case("2plate-60s", "scenarios/2plate_parked.yaml", p60);
   spawn_case("refine-60s", "scenarios/2plate_refine.yaml", p60);
   spawn_case("v3-60s", "scenarios/v3_kite.yaml", v3);
+  spawn_case("v3ss-60s", "scenarios/v3_kite.yaml", v3ss);
+  spawn_case("2plate-25s-trbdf2", "scenarios/2plate_parked.yaml", p25t);
+  spawn_case("2plate-60s-trbdf2", "scenarios/2plate_parked.yaml", p60t);
+  spawn_case("refine-60s-trbdf2", "scenarios/2plate_refine.yaml", p60t);
+  spawn_case("v3-60s-trbdf2", "scenarios/v3_kite.yaml", v3t);
+  spawn_case("v3ss-60s-trbdf2", "scenarios/v3_kite.yaml", v3sst);
 
   printf("\nstart-up: process start to the first logged row (CSV on a pipe)\n");
   const char *a1[] = {"./awesim", "simulate", "scenarios/pendulum.yaml", "--no-hdf5",

@@ -14,6 +14,7 @@
 #include "aero_coupling.h"
 #include "input_signal.h"
 #include "outputs.h"
+#include "step_trbdf2.h"
 #include "steady.h"
 #include "winch.h"
 #include "wing.h"
@@ -32,13 +33,13 @@ static const stepper_entry STEPPERS[] = {
     {"rk4imp", &gsl_odeiv2_step_rk4imp, 1}, {"bsimp", &gsl_odeiv2_step_bsimp, 1},
     {"rk2", &gsl_odeiv2_step_rk2, 0},       {"rk4", &gsl_odeiv2_step_rk4, 0},
     {"msadams", &gsl_odeiv2_step_msadams, 0}, {"rk1imp", &gsl_odeiv2_step_rk1imp, 1},
-    {"rk2imp", &gsl_odeiv2_step_rk2imp, 1},
+    {"rk2imp", &gsl_odeiv2_step_rk2imp, 1}, {"trbdf2", &awe_step_trbdf2, 1},
 };
 #define NSTEPPER ((int)(sizeof(STEPPERS) / sizeof(STEPPERS[0])))
 
 
 const char *awe_solver_names(void) {
-  return "rkf45, rkck, rk8pd, msbdf, rk4imp, bsimp, rk2, rk4, msadams, rk1imp, rk2imp";
+  return "rkf45, rkck, rk8pd, msbdf, rk4imp, bsimp, rk2, rk4, msadams, rk1imp, rk2imp, trbdf2";
 }
 
 
@@ -298,7 +299,7 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
   pattern p;
   int n = w->nx, rc = -1;
   unsigned char *conf = NULL;
-  int *color = NULL, *forbid = NULL;
+  int *color = NULL, *forbid = NULL, *vel_of = NULL;
   if (build_pattern(m, w, &p)) goto out;
   int nb = p.nb;
   conf = calloc((size_t)nb * (size_t)nb + 1, 1);
@@ -341,7 +342,14 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
     it->color_num[c] = 0;
   }
   for (int j = 0; j < n; j++) it->color_cols[it->color_adr[color[j]] + it->color_num[color[j]]++] = j;
-  /* rows depending on each column */
+  /* rows depending on each column; a point's position rows (d pos/dt = vel, copied in
+   * rhs.c) depend on its own velocity only, whatever its block depends on */
+  vel_of = malloc(sizeof(int) * (size_t)(n + 1));
+  if (!vel_of) goto out;
+  for (int i = 0; i < n; i++) vel_of[i] = -1;
+  for (int i = 0; i < m->npoint; i++)
+    if (w->point_x[i] >= 0)
+      for (int e = 0; e < 3; e++) vel_of[w->point_x[i] + e] = w->point_x[i] + 3 + e;
   int nnz = 0;
   for (int j = 0; j < n; j++) {
     int bj = p.blk_of_x[j];
@@ -351,11 +359,16 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
   }
   it->col_rows = malloc(sizeof(int) * (size_t)(nnz + 1));
   if (!it->col_rows) goto out;
+  int k = 0;
   for (int j = 0; j < n; j++) {
-    int bj = p.blk_of_x[j], k = it->col_row_adr[j];
+    int bj = p.blk_of_x[j];
+    it->col_row_adr[j] = k;
     for (int r = 0; r < nb; r++)
       if (p.dep[r * nb + bj])
-        for (int e = 0; e < p.blk_size[r]; e++) it->col_rows[k++] = p.blk_adr[r] + e;
+        for (int e = 0; e < p.blk_size[r]; e++) {
+          int i = p.blk_adr[r] + e;
+          if (vel_of[i] < 0 || vel_of[i] == j) it->col_rows[k++] = i;
+        }
     it->col_row_num[j] = k - it->col_row_adr[j];
   }
   rc = 0;
@@ -363,6 +376,7 @@ out:
   free(conf);
   free(color);
   free(forbid);
+  free(vel_of);
   free_pattern(&p);
   return rc;
 }
@@ -460,6 +474,12 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   it->d = gsl_odeiv2_driver_alloc_y_new(&it->sys, *st->type, h0, abs_tol, rel_tol);
   if (!it->d) goto oom;
   if (hmax > 0.0) gsl_odeiv2_driver_set_hmax(it->d, hmax);
+  if (*st->type == awe_step_trbdf2) {
+    /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
+    awe_jac_pattern pat = {n, it->col_row_adr, it->col_row_num, it->col_rows,
+                           &ctx->w->stats.jac};
+    if (awe_trbdf2_set_pattern(it->d->s, &pat) != GSL_SUCCESS) goto oom;
+  }
   return it;
 oom:
   awe_integrator_free(it);

@@ -3,6 +3,13 @@
  * Steppers by name (a const table after GSL's step types):
  *   explicit  rkf45, rkck, rk8pd (also rk2, rk4, msadams)
  *   implicit  msbdf, rk4imp, bsimp (also rk1imp, rk2imp) -- these get a Jacobian
+ *             trbdf2 (step_trbdf2.h, awesim's own gsl_odeiv2_step_type): TR-BDF2 with its own
+ *             coloured Jacobian on the pattern below and a sparse LU (sparse_lu.h); GSL's
+ *             msbdf factorises the dense n x n matrix instead, which dominated the V3 kite.
+ *             Flight real-time factors msbdf -> trbdf2 (bench_kite, scenario tolerances):
+ *             V3 after its steady state 9 -> 59, 2plate_refine 48 -> 320, 2plate_parked
+ *             60 s 52 -> 175; the scenarios' CLI runs: hanging tether 930 -> 2300, but
+ *             pendulum 129 -> 23 and default 211 -> 47 (undamped: a second-order method)
  * Default: AWE_DEFAULT_SOLVER (model.h) = msbdf, chosen by measurement (bench/bench_simulate.c,
  * abs_tol = rel_tol = 1e-6, real-time factors):
  *                                 rkf45   rkck   rk8pd   msbdf   rk4imp   bsimp
@@ -27,6 +34,8 @@
  *   J[:, c] = (f(y + sum_{j in colour} h_j e_j) - f(y)) / h_j   on the rows depending on j,
  *   h_j = sqrt(eps) max(|y_j|, 1)
  * so one Jacobian costs 1 + ncolours right-hand sides (a 10-segment tether: ~20 instead of 63).
+ * A point's position rows are the exception to the block rule: d pos/dt = vel, so they
+ * depend on the point's own velocity only (the colouring stays by blocks).
  * msbdf reuses the Jacobian across steps (modified Newton; it re-evaluates only when its
  * iteration matrix goes stale: 132 Jacobians for 2294 steps of the 60 s tether run); rk4imp
  * and bsimp ask for one every step (GSL's design), each costing 1 + ncolours right-hand sides.
