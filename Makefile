@@ -63,10 +63,10 @@ build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
 build/asan/%.o: src/%.c $(wildcard src/*.h) | build/asan
 	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
 
-build/tests/%: tests/%.c tests/harness.h $(LIB_OBJS) | build/tests
+build/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJS) | build/tests
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
 
-build/asan-tests/%: tests/%.c tests/harness.h $(ASAN_LIB_OBJS) | build/asan-tests
+build/asan-tests/%: tests/%.c $(wildcard tests/*.h) $(ASAN_LIB_OBJS) | build/asan-tests
 	$(CC) $(ALL_CFLAGS) $(SAN) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
 
 build/bench/%: bench/%.c $(LIB_OBJS) | build/bench

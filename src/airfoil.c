@@ -4,7 +4,9 @@
  * POLARS     table (alpha_k, cl_k, cd_k, cm_k), alpha strictly increasing [rad]; linear
  *            interpolation inside, linear extrapolation from the first/last segment outside
  *            (VortexStepMethod.jl with remove_nan = true: Interpolations.jl Line()).
- *            A one-row table is constant.
+ *            A one-row table is constant. The segment is found from an even-spacing guess
+ *            checked against the table (bisection where the guess misses), so any strictly
+ *            increasing table works and the result does not depend on the lookup.
  * BREUKELS   Breukels (2011) regression for leading-edge-inflatable kite sections, with
  *            t = tube diameter/chord and k = camber/chord; a = alpha in DEGREES:
  *              S9  = -0.008011 t^2 - 0.000336 t + 0.000992
@@ -92,21 +94,31 @@ static void eval_polar(const awe_airfoil *a, double alpha, double *cl, double *c
 
   // segment k with alpha[k] <= alpha < alpha[k+1], clamped to the end segments
   int k;
-  if (alpha <= a->alpha[0]) {
+  if (alpha <= a->alpha[0] || isnan(alpha)) {
     k = 0;
   } else if (alpha >= a->alpha[n - 1]) {
     k = n - 2;
   } else {
-    int lo = 0, hi = n - 1;
-    while (hi - lo > 1) {
-      int mid = (lo + hi)/2;
-      if (a->alpha[mid] <= alpha) {
-        lo = mid;
-      } else {
-        hi = mid;
+    // guess from an even spacing and walk a few rows (tables are usually evenly spaced; the
+    // VSM calls this in its inner loop), else bisect: both find the same unique segment
+    const double span = a->alpha[n - 1] - a->alpha[0];
+    k = (int)((alpha - a->alpha[0])/span*(double)(n - 1));
+    if (k < 0) k = 0;
+    if (k > n - 2) k = n - 2;
+    for (int s = 0; s < 2 && k > 0 && a->alpha[k] > alpha; s++) k--;
+    for (int s = 0; s < 2 && k < n - 2 && a->alpha[k + 1] <= alpha; s++) k++;
+    if (!(a->alpha[k] <= alpha && alpha < a->alpha[k + 1])) {
+      int lo = 0, hi = n - 1;
+      while (hi - lo > 1) {
+        int mid = (lo + hi)/2;
+        if (a->alpha[mid] <= alpha) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
       }
+      k = lo;
     }
-    k = lo;
   }
   const double x = (alpha - a->alpha[k])/(a->alpha[k + 1] - a->alpha[k]);
   if (cl) *cl = a->cl ? a->cl[k] + x*(a->cl[k + 1] - a->cl[k]) : 0.0;

@@ -19,6 +19,8 @@
  *   distance |r_par| = |r1.r0|/|r0| (finite) or |r1.u| (semi-infinite) along the filament from x1,
  *   alpha0 = 1.25643, nu = 1.48e-5 m^2/s, V_inf = apparent wind speed of the panel.
  * With no core (eps within 1e-12 |r1| of zero) a point on the axis gets V = 0.
+ * awe_vsm_vel_semiinf_r takes r1 and |r1| precomputed (legs leaving one trailing-edge point
+ * along different wake directions share them); same arithmetic as awe_vsm_vel_semiinf_e.
  *
  * Sources: Damiani et al., "A vortex step method for nonlinear airfoil polar data as implemented
  * in KiteAeroDyn", AIAA 2019-0804; VortexStepMethod.jl src/filament.jl (the linear-core closed
@@ -102,18 +104,15 @@ static inline double awe_vsm_trailing_vcrit(const double x1[3], const double x2[
 }
 
 
-/* Velocity at p induced by the unit-strength semi-infinite filament starting at x1 along the
- * unit vector u, with the viscous core eps^2 = ecoef |r1.u|, ecoef = 4 alpha0 nu / V_inf
- * (ecoef = 0: no core). */
-static inline void awe_vsm_vel_semiinf_e(const double x1[3], const double u[3], const double p[3],
+/* awe_vsm_vel_semiinf_e with r1 = p - x1 and n1 = |r1| given, so that the legs leaving one
+ * trailing-edge point along different directions share them (same arithmetic, same result). */
+static inline void awe_vsm_vel_semiinf_r(const double r1[3], double n1, const double u[3],
                                          double ecoef, double v[3]) {
-  const double r1[3] = {p[0] - x1[0], p[1] - x1[1], p[2] - x1[2]};
   const double a = r1[0]*u[0] + r1[1]*u[1] + r1[2]*u[2];
   const double c[3] = {r1[1]*u[2] - r1[2]*u[1], r1[2]*u[0] - r1[0]*u[2],
                        r1[0]*u[1] - r1[1]*u[0]};
   const double d2 = c[0]*c[0] + c[1]*c[1] + c[2]*c[2];
   const double e2 = ecoef*fabs(a);
-  const double n1 = sqrt(r1[0]*r1[0] + r1[1]*r1[1] + r1[2]*r1[2]);
   double k;
   if (d2 > e2) {
     // outside the core: 1/(4 pi) (1 + a/|r1|)/d^2 with one division
@@ -130,6 +129,26 @@ static inline void awe_vsm_vel_semiinf_e(const double x1[3], const double u[3], 
   v[0] = k*c[0];
   v[1] = k*c[1];
   v[2] = k*c[2];
+}
+
+
+/* r1 = p - x1 and its length for awe_vsm_vel_semiinf_r. */
+static inline double awe_vsm_leg_vector(const double x1[3], const double p[3], double r1[3]) {
+  r1[0] = p[0] - x1[0];
+  r1[1] = p[1] - x1[1];
+  r1[2] = p[2] - x1[2];
+  return sqrt(r1[0]*r1[0] + r1[1]*r1[1] + r1[2]*r1[2]);
+}
+
+
+/* Velocity at p induced by the unit-strength semi-infinite filament starting at x1 along the
+ * unit vector u, with the viscous core eps^2 = ecoef |r1.u|, ecoef = 4 alpha0 nu / V_inf
+ * (ecoef = 0: no core). */
+static inline void awe_vsm_vel_semiinf_e(const double x1[3], const double u[3], const double p[3],
+                                         double ecoef, double v[3]) {
+  double r1[3];
+  const double n1 = awe_vsm_leg_vector(x1, p, r1);
+  awe_vsm_vel_semiinf_r(r1, n1, u, ecoef, v);
 }
 
 

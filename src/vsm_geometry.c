@@ -13,6 +13,8 @@
  * (mean of the unit vectors towards the neighbouring LEs), Rodrigues' formula
  *   TE = LE + cos(theta) c - sin(theta) (c x y) + (1 - cos(theta)) (y.c) y,   c = TE0 - LE0
  *   (VortexStepMethod.jl 2026 _apply_refined_section_thetas!; positive theta = nose up).
+ *   Twist moves only the TEs, so the untwisted refined sections and the axes y are kept and a
+ *   twist change (awe_vsm_geom_update_twist) only rotates and rebuilds the panels.
  * Panel between refined sections 1 (nearer +y) and 2 (vsm.md §3):
  *   b1 = 0.75 LE1 + 0.25 TE1,  b2 = 0.75 LE2 + 0.25 TE2,  chord = (|TE1-LE1| + |TE2-LE2|)/2,
  *   width = |b2 - b1|; spanwise station from the van Garrel weights of the neighbour widths d:
@@ -176,17 +178,14 @@ static void refined_section(const awe_vsm_wing *w, int r, double le[3], double t
 }
 
 
-/* Rotate the TE of every refined section about its LE by the interpolated section twist. */
-static void apply_twist(awe_vsm_wing *w) {
+/* Twist axis of every refined section: the local spanwise axis, mean of the unit vectors towards
+ * the neighbouring LEs (+y first). The LEs do not move with twist, so neither does the axis. */
+static void twist_axes(awe_vsm_wing *w) {
   const int nref = w->n + 1;
   for (int r = 0; r < nref; r++) {
-    const int l = w->ref_l[r];
-    const double theta = w->ref_w[r]*w->sec_theta[l] + (1.0 - w->ref_w[r])*w->sec_theta[l + 1];
-    if (theta == 0.0) continue;
-
-    // local spanwise axis: mean of the unit vectors towards the neighbouring LEs (+y first)
-    double y[3] = {0.0, 0.0, 0.0};
+    double *y = w->ref_y + 3*r;
     const double *le = w->ref_le + 3*r;
+    y[0] = y[1] = y[2] = 0.0;
     if (r > 0) {
       double d[3];
       for (int c = 0; c < 3; c++) d[c] = w->ref_le[3*(r - 1) + c] - le[c];
@@ -200,15 +199,28 @@ static void apply_twist(awe_vsm_wing *w) {
       for (int c = 0; c < 3; c++) y[c] += d[c];
     }
     awe_v3_normalize(y);
+  }
+}
 
-    // Rodrigues rotation of the chord vector about y
+
+/* TE of every refined section: the untwisted TE rotated about the LE by the interpolated section
+ * twist (Rodrigues). */
+static void apply_twist(awe_vsm_wing *w) {
+  const int nref = w->n + 1;
+  for (int r = 0; r < nref; r++) {
+    const int l = w->ref_l[r];
+    const double theta = w->ref_w[r]*w->sec_theta[l] + (1.0 - w->ref_w[r])*w->sec_theta[l + 1];
+    const double *le = w->ref_le + 3*r, *te0 = w->ref_te0 + 3*r, *y = w->ref_y + 3*r;
+    double *te = w->ref_te + 3*r;
+    if (theta == 0.0) {
+      memcpy(te, te0, 3*sizeof(double));
+      continue;
+    }
     double ch[3], cxy[3];
-    for (int c = 0; c < 3; c++) ch[c] = w->ref_te[3*r + c] - le[c];
+    for (int c = 0; c < 3; c++) ch[c] = te0[c] - le[c];
     awe_v3_cross(cxy, ch, y);
     const double ct = cos(theta), st = sin(theta), ax = awe_v3_dot(y, ch);
-    for (int c = 0; c < 3; c++) {
-      w->ref_te[3*r + c] = le[c] + ct*ch[c] - st*cxy[c] + (1.0 - ct)*ax*y[c];
-    }
+    for (int c = 0; c < 3; c++) te[c] = le[c] + ct*ch[c] - st*cxy[c] + (1.0 - ct)*ax*y[c];
   }
 }
 
@@ -300,11 +312,19 @@ static void update_reference(awe_vsm_wing *w) {
 
 void awe_vsm_geom_update(awe_vsm_wing *w) {
   const int nref = w->n + 1;
-  for (int r = 0; r < nref; r++) refined_section(w, r, w->ref_le + 3*r, w->ref_te + 3*r);
+  for (int r = 0; r < nref; r++) refined_section(w, r, w->ref_le + 3*r, w->ref_te0 + 3*r);
+  twist_axes(w);
+  awe_vsm_geom_update_twist(w);
+}
+
+
+void awe_vsm_geom_update_twist(awe_vsm_wing *w) {
   apply_twist(w);
   update_panels(w);
   update_reference(w);
-  w->geom_valid = 0;  // Newton's LU factors stay: they are refreshed when they stop contracting
+  w->geom_rev++;
+  // the AIC caches compare the new points with theirs at the next solve; Newton's LU factors
+  // stay: they are refreshed when they stop contracting
 }
 
 

@@ -6,6 +6,9 @@
  * Steps: h_va = 1e-4 max(|va|, 1) m/s, h_omega = h_va/max(span/2, 1e-3) rad/s, h_theta = 1e-4 rad.
  * Every perturbed solve starts from the circulation at y0 and runs the Newton solver with
  * rtol = min(rtol, 1e-10), so the differences are not polluted by the iteration tolerance.
+ * Cost: the va and omega columns reuse the wing's cached geometric influence matrices; a twist
+ * column sets the twist y0 + h e_j directly (the twist at y0 is restored once, after the loop)
+ * and rebuilds only the influence-matrix rows and columns of the panels that moved (vsm.c).
  *
  * Source: VortexStepMethod.jl src/solver.jl linearize (forward differences, warm-started solves;
  * the central form halves the truncation order); spec /work/shared/reference/vsm.md §11.
@@ -77,6 +80,7 @@ static int linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b
         } else if (j < 6) {
           om[j - 3] += d;
         } else {
+          // twist step from y0; the next column overwrites it (restored after the loop)
           w->lin_theta[j - 6] += d;
           awe_vsm_wing_set_twist(w, w->lin_theta);
           w->lin_theta[j - 6] -= d;
@@ -84,7 +88,6 @@ static int linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b
         st = awe_vsm_solve_from(w, va, om, ref_point, w->lin_gam, &rt);
         outputs(w, &rt, side == 0 ? w->lin_xp : w->lin_xm);
       }
-      if (j >= 6) awe_vsm_wing_set_twist(w, w->lin_theta);
       if (central) {
         for (int i = 0; i < m; i++) jac[i*m + j] = (w->lin_xp[i] - w->lin_xm[i])/(2.0*h);
       } else {

@@ -5,7 +5,9 @@
  *     (vsm.md V1): LLT within 1 % / 3 %, VSM within 5 % / 15 %;
  *   - VortexStepMethod.jl regression numbers at 5 deg (vsm.md V2);
  *   - symmetry at beta = 0, Newton vs loop, unconverged reporting, zero wind, twist sign,
- *     refinement, Jacobian vs perturbed solves (2e-3 relative).
+ *     refinement, Jacobian vs perturbed solves (2e-3 relative);
+ *   - the fast (incremental, shared-filament) geometry path against the reference build on the
+ *     2plate kite's wing (vsm_fastpath.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include "harness.h"
 #include "vsm.h"
 #include "vsm_filament.h"
+#include "vsm_fastpath.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -770,6 +773,40 @@ static void test_linearize(void) {
 }
 
 
+/* ---- fast geometry path ---------------------------------------------------------------------- */
+
+/* The 2plate kite's wing (models/2plate_kite/aero_geometry.yaml: three plates, 10 LINEAR panels)
+ * with a tabulated flat-plate-like polar, twisted and rolling as in flight. */
+static void test_fastpath_2plate(void) {
+  awe_vsm_section sec[3] = {{{-0.5, 1.0, 2.0}, {0.5, 1.0, 2.3}, 0},
+                            {{-0.5, 0.0, 2.5}, {0.5, 0.0, 2.8}, 0},
+                            {{-0.5, -1.0, 2.0}, {0.5, -1.0, 2.3}, 0}};
+  enum { NROW = 361 };
+  double a[NROW], cl[NROW], cd[NROW], cm[NROW];
+  for (int k = 0; k < NROW; k++) {
+    a[k] = (k - 180)*PI/180.0;
+    cl[k] = PI*sin(2.0*a[k]);
+    cd[k] = 0.02 + 2.0*sin(a[k])*sin(a[k]);
+    cm[k] = -0.1*sin(a[k]);
+  }
+  const awe_airfoil plate = {AWE_AIRFOIL_POLARS, 1, NROW, a, cl, cd, cm, 0.0, 0.0};
+  awe_vsm_settings s = base_settings();
+  s.n_panels = 10;
+  s.distribution = AWE_DIST_LINEAR;
+  s.solver = AWE_VSM_SOLVER_NEWTON;
+  s.use_gamma_prev = 1;
+  double va[3];
+  awe_vsm_va_from_angles(15.5, 8.0, 2.0, va);
+  const double om[3] = {0.05, -0.1, 0.2}, th[3] = {0.3, 0.05, 0.25};
+  awe_vsm_wing *w = awe_vsm_wing_alloc(sec, 3, &plate, 1, &s, NULL, 0);
+  ENSURE(w != NULL);
+  if (!w) return;
+  fastpath_geometry(w, sec, va, om, th, "2plate");
+  awe_vsm_wing_free(w);
+  fastpath_jacobian(sec, 3, &plate, 1, &s, va, om, th, "2plate");
+}
+
+
 int main(void) {
   RUN(test_airfoils);
   RUN(test_airfoil_blending);
@@ -785,5 +822,6 @@ int main(void) {
   RUN(test_section_order);
   RUN(test_twist_and_rates);
   RUN(test_linearize);
+  RUN(test_fastpath_2plate);
   return harness_report();
 }

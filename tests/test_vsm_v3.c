@@ -6,6 +6,8 @@
  *   - CAD geometry (37 sections) with the 2D RANS polars Re 5e5 (fitted pchip) against the
  *     2025 wind-tunnel alpha sweep (Re 5e5, beta 0): error table printed, loose check |dCL| < 0.3
  *     in the attached range.
+ *   - the fast (incremental, shared-filament) geometry path against the reference build on the
+ *     V6 geometry, twisted and rolling (vsm_fastpath.h).
  * Data: tests/data/vsm (see SOURCE.md there).
  */
 #include <math.h>
@@ -15,6 +17,7 @@
 
 #include "harness.h"
 #include "vsm.h"
+#include "vsm_fastpath.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -106,15 +109,14 @@ static double interp(const table *t, int cx, int cy, double x) {
 
 /* ---- V6: Breukels sections vs RANS ----------------------------------------------------------- */
 
-static void test_v3_breukels_rans(void) {
-  // LE/TE in mm, +y tip to centre (vsm.md V6); mirrored for -y
+/* The V6 sections: LE/TE in mm, +y tip to centre (vsm.md V6), mirrored for -y. */
+static void v3_sections(awe_vsm_section sec[10]) {
   static const double le[5][3] = {{859.580, 4139.660, 5654.227}, {-17.623, 3967.978, 6471.622},
                                   {-237.683, 3134.335, 7476.759}, {-383.733, 1959.729, 8078.914},
                                   {-456.562, 664.252, 8339.101}};
   static const double te[5][3] = {{1538.773, 4113.307, 5530.496}, {1703.467, 3955.506, 6467.819},
                                   {2002.516, 3116.753, 7454.254}, {2110.145, 1946.587, 8041.739},
                                   {2158.559, 660.721, 8294.064}};
-  awe_vsm_section sec[10];
   for (int k = 0; k < 10; k++) {
     const int src = k < 5 ? k : 9 - k;
     const double sy = k < 5 ? 1.0 : -1.0;
@@ -124,6 +126,12 @@ static void test_v3_breukels_rans(void) {
     }
     sec[k].airfoil = 0;
   }
+}
+
+
+static void test_v3_breukels_rans(void) {
+  awe_vsm_section sec[10];
+  v3_sections(sec);
   const awe_airfoil lei = {AWE_AIRFOIL_BREUKELS, 1, 0, NULL, NULL, NULL, NULL, 0.1, 0.095};
 
   table tcl, tcd;
@@ -257,8 +265,35 @@ static void test_v3_polars_windtunnel(void) {
 }
 
 
+/* ---- fast geometry path ---------------------------------------------------------------------- */
+
+static void test_v3_fastpath(void) {
+  awe_vsm_section sec[10];
+  v3_sections(sec);
+  const awe_airfoil lei = {AWE_AIRFOIL_BREUKELS, 1, 0, NULL, NULL, NULL, NULL, 0.1, 0.095};
+  awe_vsm_settings s;
+  awe_vsm_settings_default(&s);
+  s.n_panels = 36;
+  s.distribution = AWE_DIST_SPLIT_PROVIDED;
+  s.core_radius_fraction = 1e-20;
+  s.solver = AWE_VSM_SOLVER_NEWTON;
+  s.use_gamma_prev = 1;
+  double va[3];
+  awe_vsm_va_from_angles(22.0, 6.0, 3.0, va);
+  const double om[3] = {0.1, -0.05, 0.3};
+  const double th[10] = {0.05, 0.02, 0.0, -0.01, 0.01, 0.0, 0.03, -0.02, 0.04, 0.06};
+  awe_vsm_wing *w = awe_vsm_wing_alloc(sec, 10, &lei, 1, &s, NULL, 0);
+  ENSURE(w != NULL);
+  if (!w) return;
+  fastpath_geometry(w, sec, va, om, th, "V3");
+  awe_vsm_wing_free(w);
+  fastpath_jacobian(sec, 10, &lei, 1, &s, va, om, th, "V3");
+}
+
+
 int main(void) {
   RUN(test_v3_breukels_rans);
   RUN(test_v3_polars_windtunnel);
+  RUN(test_v3_fastpath);
   return harness_report();
 }
