@@ -65,6 +65,9 @@ static int linearize(awe_vsm_wing *w, const double va_b[3], const double omega_b
   }
   memcpy(w->lin_gam, w->gam, (size_t)n*sizeof(double));
   if (x0) outputs(w, res, x0);
+  // the perturbed solves start at the solution: Newton factors taken there (the first
+  // perturbed solve refactors) make each of them converge in a couple of iterations
+  w->lu_valid = 0;
 
   if (jac) {
     const double hva = 1e-4*fmax(res->va_norm, 1.0);
