@@ -176,7 +176,9 @@ static void *trbdf2_alloc(size_t dim) {
     *v[k] = calloc(dim + 1, sizeof(double));
     if (!*v[k]) goto fail;
   }
-  if (dense_pattern(s)) goto fail;
+  /* no pattern yet: awe_trbdf2_set_pattern installs one before the first step (integrate.c);
+   * a stepper used without one gets the dense default at its first step (colouring and
+   * ordering a dense pattern is the slow part of start-up, so it is not done eagerly) */
   return s;
 fail:
   trbdf2_free(s);
@@ -301,6 +303,7 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
   trbdf2_state *s = vstate;
   (void)dydt_in;
   if (dim != s->n) return GSL_EBADLEN;
+  if (!s->lu && dense_pattern(s)) return GSL_ENOMEM; /* once, without a pattern */
   int st = GSL_ODEIV_FN_EVAL(sys, t, y, s->f0);
   if (st != GSL_SUCCESS) return st;
   for (size_t i = 0; i < dim; i++) {

