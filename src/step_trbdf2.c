@@ -33,7 +33,8 @@
  *
  * J: coloured finite differences of the system function on the pattern (jac_color.h),
  * h_j = sqrt(eps) max(|y_j|, 1) as awe_jacobian_fd, stored on the pattern and factorised by
- * the sparse LU (sparse_lu.h). Memory is allocated in alloc / awe_trbdf2_set_pattern only.
+ * the sparse LU (sparse_lu.h). Memory is allocated in alloc / awe_trbdf2_set_pattern only
+ * (a stepper used without a pattern allocates the dense default once, at its first step).
  */
 #include "step_trbdf2.h"
 
