@@ -13,6 +13,7 @@
 
 #include "aero_coupling.h"
 #include "input_signal.h"
+#include "jac_color.h"
 #include "outputs.h"
 #include "step_trbdf2.h"
 #include "steady.h"
@@ -294,54 +295,22 @@ static void free_pattern(pattern *p) {
 }
 
 
-/* greedy column colouring: columns of blocks that share a dependent row get distinct colours */
+/* the Jacobian pattern by columns and its colouring (jac_color.h) */
 static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work *w) {
   pattern p;
   int n = w->nx, rc = -1;
-  unsigned char *conf = NULL;
-  int *color = NULL, *forbid = NULL, *vel_of = NULL;
+  int *color = NULL, *vel_of = NULL;
   if (build_pattern(m, w, &p)) goto out;
   int nb = p.nb;
-  conf = calloc((size_t)nb * (size_t)nb + 1, 1);
   color = malloc(sizeof(int) * (size_t)(n + 1));
-  forbid = calloc((size_t)(n + 1), sizeof(int));
   it->col_row_adr = malloc(sizeof(int) * (size_t)(n + 1));
   it->col_row_num = calloc((size_t)(n + 1), sizeof(int));
   it->color_adr = malloc(sizeof(int) * (size_t)(n + 1));
   it->color_num = calloc((size_t)(n + 1), sizeof(int));
   it->color_cols = malloc(sizeof(int) * (size_t)(n + 1));
-  if (!conf || !color || !forbid || !it->col_row_adr || !it->col_row_num || !it->color_adr ||
+  if (!color || !it->col_row_adr || !it->col_row_num || !it->color_adr ||
       !it->color_num || !it->color_cols)
     goto out;
-  /* conflict(b1, b2) = some row block depends on both */
-  for (int r = 0; r < nb; r++) {
-    const unsigned char *row = p.dep + r * nb;
-    for (int a = 0; a < nb; a++) {
-      if (!row[a]) continue;
-      for (int b = 0; b < nb; b++)
-        if (row[b]) conf[a * nb + b] = 1;
-    }
-  }
-  int ncolor = 0;
-  for (int j = 0; j < n; j++) {
-    int bj = p.blk_of_x[j];
-    for (int i = 0; i < j; i++)
-      if (p.blk_of_x[i] == bj || conf[bj * nb + p.blk_of_x[i]]) forbid[color[i]] = j + 1;
-    int c = 0;
-    while (forbid[c] == j + 1) c++;
-    color[j] = c;
-    if (c + 1 > ncolor) ncolor = c + 1;
-  }
-  it->ncolor = ncolor;
-  /* columns per colour (CSR, in column order) */
-  for (int j = 0; j < n; j++) it->color_num[color[j]]++;
-  int adr = 0;
-  for (int c = 0; c < ncolor; c++) {
-    it->color_adr[c] = adr;
-    adr += it->color_num[c];
-    it->color_num[c] = 0;
-  }
-  for (int j = 0; j < n; j++) it->color_cols[it->color_adr[color[j]] + it->color_num[color[j]]++] = j;
   /* rows depending on each column; a point's position rows (d pos/dt = vel, copied in
    * rhs.c) depend on its own velocity only, whatever its block depends on */
   vel_of = malloc(sizeof(int) * (size_t)(n + 1));
@@ -371,11 +340,21 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
         }
     it->col_row_num[j] = k - it->col_row_adr[j];
   }
+  /* colours on that pattern (jac_color.h), columns per colour (CSR, in column order) */
+  int ncolor = awe_color_columns(n, it->col_row_adr, it->col_row_num, it->col_rows, color);
+  if (ncolor < 0) goto out;
+  it->ncolor = ncolor;
+  for (int j = 0; j < n; j++) it->color_num[color[j]]++;
+  int adr = 0;
+  for (int c = 0; c < ncolor; c++) {
+    it->color_adr[c] = adr;
+    adr += it->color_num[c];
+    it->color_num[c] = 0;
+  }
+  for (int j = 0; j < n; j++) it->color_cols[it->color_adr[color[j]] + it->color_num[color[j]]++] = j;
   rc = 0;
 out:
-  free(conf);
   free(color);
-  free(forbid);
   free(vel_of);
   free_pattern(&p);
   return rc;

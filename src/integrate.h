@@ -30,12 +30,12 @@
  * pulley's len+vel); the block dependency graph follows from the topology (segments,
  * tethers, winches, pulleys, wing-origin damping, and clusters of quasi-static unknowns that
  * couple everything around them). Columns whose dependent rows do not overlap share a colour
- * and are perturbed together:
+ * (greedy, largest column first: jac_color.h) and are perturbed together:
  *   J[:, c] = (f(y + sum_{j in colour} h_j e_j) - f(y)) / h_j   on the rows depending on j,
  *   h_j = sqrt(eps) max(|y_j|, 1)
  * so one Jacobian costs 1 + ncolours right-hand sides (a 10-segment tether: ~20 instead of 63).
  * A point's position rows are the exception to the block rule: d pos/dt = vel, so they
- * depend on the point's own velocity only (the colouring stays by blocks).
+ * depend on the point's own velocity only; the colouring is done on this refined pattern.
  * msbdf reuses the Jacobian across steps (modified Newton; it re-evaluates only when its
  * iteration matrix goes stale: 132 Jacobians for 2294 steps of the 60 s tether run); rk4imp
  * and bsimp ask for one every step (GSL's design), each costing 1 + ncolours right-hand sides.
