@@ -1577,14 +1577,6 @@ int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega
   double res = INFINITY;
   if (w->s.solver == AWE_VSM_SOLVER_NEWTON) {
     st = newton_solve(w, &iters, &res);
-    if (st != AWE_VSM_OK && !gamma_start && w->s.use_gamma_prev && w->gam_prev_valid) {
-      // the warm start may lie on another branch of a stalled solution: start cold once
-      w->gam_prev_valid = 0;
-      initial_gamma(w, NULL);
-      memcpy(w->gam, w->gam_start, (size_t)n*sizeof(double));
-      w->lu_valid = 0;
-      st = newton_solve(w, &iters, &res);
-    }
     if (st != AWE_VSM_OK) {
       // fall back to the relaxed loop from the best finite iterate
       r->newton_fallback = 1;

@@ -152,9 +152,8 @@ void awe_vsm_wing_geometry(const awe_vsm_wing *w, awe_vsm_geometry *g);
  *             va_i = va_b - omega_b x cp_i (cp_i relative to the body origin)
  *   ref_point point for the moments [m], or NULL for the origin
  * Warm start from the previous Gamma when s->use_gamma_prev. Solver per s->solver: relaxed
- * fixed-point loop (convergence tested on the unrelaxed update) or damped Newton (when it fails
- * from a warm start it starts once more from the cold distribution, whose branch the warm start
- * may have missed in stall; then it falls back to the loop). No memory is allocated. Returns an awe_vsm_status; on AWE_VSM_ENOCONV the results
+ * fixed-point loop (convergence tested on the unrelaxed update) or damped Newton (falls back to
+ * the loop). No memory is allocated. Returns an awe_vsm_status; on AWE_VSM_ENOCONV the results
  * are filled from the last iterate and r->converged == 0. r may not be NULL. */
 int awe_vsm_solve(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
                   const double ref_point[3], awe_vsm_result *r);

@@ -17,7 +17,6 @@
 #include "harness.h"
 #include "vsm.h"
 #include "vsm_filament.h"
-#include "vsm_internal.h"
 #include "vsm_fastpath.h"
 
 static const double PI = 3.14159265358979323846;
@@ -808,36 +807,6 @@ static void test_fastpath_2plate(void) {
 }
 
 
-/* A warm start that cannot be used (here: a previous solve left non-finite circulation) makes
- * the solve start cold once, with the same converged answer as a cold solve. */
-static void test_bad_warm_start(void) {
-  awe_vsm_section sec[5];
-  arc_kite(sec);
-  double va[3];
-  awe_vsm_va_from_angles(15.0, 8.0, 0.0, va);
-  awe_vsm_settings s = base_settings();
-  s.n_panels = 20;
-  s.solver = AWE_VSM_SOLVER_NEWTON;
-  s.rtol = 1e-10;
-  s.use_gamma_prev = 1;
-  awe_vsm_wing *w = awe_vsm_wing_alloc(sec, 5, &LEI, 1, &s, NULL, 0);
-  ENSURE(w != NULL);
-  if (!w) return;
-  awe_vsm_result r;
-  ENSURE(awe_vsm_solve(w, va, NULL, NULL, &r) == AWE_VSM_OK);
-  double f0[3] = {r.force[0], r.force[1], r.force[2]};
-  ENSURE(w->gam_prev_valid);
-  for (int i = 0; i < w->n; i++) w->gam_prev[i] = NAN;
-  ENSURE(awe_vsm_solve(w, va, NULL, NULL, &r) == AWE_VSM_OK);
-  ENSURE(r.newton_fallback == 0);
-  double d = 0.0;
-  for (int k = 0; k < 3; k++) d = fmax(d, fabs(r.force[k] - f0[k]));
-  printf("  after a non-finite warm start: converged, |dF| = %.2e N\n", d);
-  ENSURE(d < 1e-8 * (1.0 + fabs(f0[2])));
-  awe_vsm_wing_free(w);
-}
-
-
 int main(void) {
   RUN(test_airfoils);
   RUN(test_airfoil_blending);
@@ -854,6 +823,5 @@ int main(void) {
   RUN(test_twist_and_rates);
   RUN(test_linearize);
   RUN(test_fastpath_2plate);
-  RUN(test_bad_warm_start);
   return harness_report();
 }
