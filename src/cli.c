@@ -175,3 +175,26 @@ int awe_cli_parse(const char *cmd, int argc, char **argv, const awe_cli_opt *opt
   }
   return 0;
 }
+
+
+awe_status awe_cli_operating_point(awe_sim *sim, double at, int keep_torque, int quiet,
+                                   awe_op *op, awe_err *err) {
+  AWE_TRY(awe_op_find(sim, at, keep_torque ? 0u : AWE_OP_HOLD_TORQUE, op, err));
+  awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
+  if (!quiet && op->nheld)
+    fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "
+                    "keeps the scenario's)\n", op->nheld, op->nheld == 1 ? "" : "s");
+  return AWE_OK;
+}
+
+
+int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin_chan **yc,
+                    int *ny, awe_err *err) {
+  if (patterns) return awe_lin_select(&m->reg.output, patterns, 0, yc, ny, err) ? 2 : 0;
+  int fb = 0;
+  if (awe_lin_default_outputs(m, yc, ny, &fb, err)) return 1;
+  if (fb && !quiet)
+    fprintf(stderr, "awesim: note: the model has no wing, tether or winch: outputs are the "
+                    "positions of its moving points (--outputs selects others)\n");
+  return 0;
+}

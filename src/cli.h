@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "linearize.h"
 #include "model.h"
 #include "spec.h"
 #include "status.h"
@@ -53,6 +54,18 @@ typedef struct {
  * success. A LIST destination must hold argc entries. */
 int awe_cli_parse(const char *cmd, int argc, char **argv, const awe_cli_opt *opts, int nopt,
                   const char *noun, const char **positional, const char *usage);
+
+/* The operating point of linearize and step-response: awe_op_find at time at (NAN: after the
+ * steady state), holding the winch torques unless keep_torque, the wings' aerodynamics
+ * linearized there; a note on stderr names held torques (unless quiet). */
+awe_status awe_cli_operating_point(awe_sim *sim, double at, int keep_torque, int quiet,
+                                   awe_op *op, awe_err *err);
+
+/* Output channels from --outputs patterns, or the defaults (with a note on stderr when they
+ * fall back to point positions, unless quiet). Returns 0, 2 when the patterns select nothing
+ * valid (usage; err says why) or 1 on another error. */
+int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin_chan **yc,
+                    int *ny, awe_err *err);
 
 /* Load scenario + --set overrides, build and validate the model, print warnings.
  * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */

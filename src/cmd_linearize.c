@@ -142,11 +142,7 @@ int awe_cmd_linearize(int argc, char **argv) {
 
   sim = awe_sim_alloc(m, NULL, &err);
   if (!sim) goto fail;
-  if (awe_op_find(sim, o.at, o.keep_torque ? 0u : AWE_OP_HOLD_TORQUE, &op, &err)) goto fail;
-  awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
-  if (!o.quiet && op.nheld)
-    fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "
-                    "keeps the scenario's)\n", op.nheld, op.nheld == 1 ? "" : "s");
+  if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
 
   /* channels */
   if (o.inputs) {
@@ -157,13 +153,10 @@ int awe_cmd_linearize(int argc, char **argv) {
       fprintf(stderr, "awesim: note: the model has no winch: inputs are the external forces of "
                       "its moving points (--inputs selects others)\n");
   }
-  if (o.outputs) {
-    if (awe_lin_select(&m->reg.output, o.outputs, 0, &yc, &ny, &err)) goto fail_usage;
-  } else {
-    if (awe_lin_default_outputs(m, &yc, &ny, &fb, &err)) goto fail;
-    if (fb && !o.quiet)
-      fprintf(stderr, "awesim: note: the model has no wing, tether or winch: outputs are the "
-                      "positions of its moving points (--outputs selects others)\n");
+  switch (awe_cli_outputs(m, o.outputs, o.quiet, &yc, &ny, &err)) {
+    case 0: break;
+    case 2: goto fail_usage;
+    default: goto fail;
   }
 
   awe_lin_model lm;

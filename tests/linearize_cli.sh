@@ -50,6 +50,7 @@ S=scenarios/tests
 # --- linearize: shipped models -------------------------------------------------------------
 expect spring_mass 0 '^# linear model: 6 states, 3 inputs, 3 outputs' \
   'points\.mass\.pos\.z [0-9]+%, points\.mass\.vel\.z' 'note: the model has no winch' \
+  'note: the model has no wing, tether or winch: outputs are the positions' \
   '-1 +31\.607 +5\.0329' -- linearize $S/lin_spring_mass.yaml
 expect pendulum 0 '6 states' '3\.1320' -- linearize $S/lin_pendulum.yaml
 expect hanging_tether 0 '62 states, 1 inputs, 2 outputs' 'holding torque' \
@@ -100,6 +101,10 @@ expect unknown_option 2 "unknown option '--bogus'" -- linearize --bogus $S/lin_s
 expect no_scenario 2 'no scenario' -- linearize
 expect bad_at 2 'not a number' -- linearize --at x $S/lin_spring_mass.yaml
 expect missing_file 66 '' -- linearize $T/none.yaml
+expect bad_outputs 2 "'nope\.\*' matches no variable" -- linearize \
+  $S/lin_spring_mass.yaml --outputs 'nope.*'
+expect step_bad_outputs 2 "'nope\.\*' matches no variable" -- step-response \
+  $S/lin_damped.yaml --input points.mass.force.z --amplitude 1 --outputs 'nope.*'
 
 # --- step-response -------------------------------------------------------------------------
 expect step_table 0 '^# step of points\.mass\.force\.z by 1 N' \
@@ -122,7 +127,8 @@ if command -v h5dump >/dev/null 2>&1; then
   if h5dump -g /step_response -A "$T/step/step.h5" 2>/dev/null | grep -q 'points.mass.force.z'
   then ok; else bad "step h5 group"; fi
 fi
-expect step_winch 0 'winches\.main_winch\.force' 'tethers\.main_tether\.len' -- step-response \
+expect step_winch 0 'winches\.main_winch\.force' 'tethers\.main_tether\.len' 'holding torque' \
+  -- step-response \
   $S/lin_hanging_tether.yaml --input winches.main_winch.torque --amplitude -1 --duration 1
 expect spring_props 0 '^line +0\.1 +10\.0' -- step-response $S/lin_tether1.yaml --spring-props
 expect spring_props_json 0 '"unit_stiffness": 99[0-9][0-9]' '"model_unit_stiffness": 10000' \

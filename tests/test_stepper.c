@@ -8,8 +8,8 @@
  * against Hairer & Wanner's reference values at t = 40. Physics through the simulation API:
  * the damped spring-mass frequency and logarithmic decrement against k, m, c (and the
  * trajectory against rk8pd); a hanging
- * tether with a brake released at t = 5 s (an input event) against msbdf; the exact drum
- * speed after a torque step between log steps; the rigid (quaternion) 2plate kite.
+ * tether with a brake released at t = 5 s (an input event) against msbdf (the exact drum
+ * speed after a torque step between log steps: test_simulate.c); the rigid 2plate kite.
  */
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_odeiv2.h>
@@ -336,28 +336,6 @@ static void test_tether_vs_msbdf(void) {
 }
 
 
-/* a torque step at t0 = 0.0123 s on the free drum: v = (r/I) tau (t - t0); the integrator
- * stops at t0 and v is linear after it, which a second-order method integrates exactly */
-static void test_event_exact(void) {
-  const char *sets[] = {"run.duration=0.05", "run.dt=0.01", NULL};
-  awe_spec *s = sp_load("scenarios/tests/winch.yaml", sets);
-  if (!s) return;
-  awe_input_spec *in = &s->scenario.inputs[0];
-  in->type = AWE_SIG_STEP;
-  in->t0 = 0.0123;
-  in->before = 0.0;
-  in->after = 2.0;
-  awe_sim *sim = sp_sim(s, "trbdf2");
-  if (!sim) return;
-  for (int k = 1; k <= 5; k++) {
-    sp_run(sim, 0.01 * k);
-    double t = sim->t, v = t > 0.0123 ? 0.1 / 0.1 * 2.0 * (t - 0.0123) : 0.0;
-    ENSURE_NEAR(sp_out(sim, "winches.drum.vel"), v, 1e-10);
-  }
-  sp_free(sim, s);
-}
-
-
 /* the rigid 2plate kite (quaternion wing, VSM linearized at 20 Hz) for 1 s: it runs, the
  * quaternion stays a unit one (renormalised after every accepted step) and the wing's centre
  * of mass follows msbdf at 1e-8 (later the parked kite grows sensitive: at 2 s msbdf at 1e-7
@@ -413,7 +391,6 @@ int main(void) {
   RUN(test_robertson);
   RUN(test_spring_mass);
   RUN(test_tether_vs_msbdf);
-  RUN(test_event_exact);
   RUN(test_rigid_wing);
   RUN(test_names);
   return harness_report();
