@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hdf5.h>
+
+#include "out_file.h"
 
 #ifndef AWE_VERSION
 #define AWE_VERSION "unknown"
@@ -193,11 +196,30 @@ static int put_string_dataset(hid_t loc, const char *name, const char *text) {
 
 awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mode *modes,
                             int nmodes, const awe_lin_info *info, awe_err *err) {
+  /* claim the path first (lock, then truncate) and reserve what the file can need, so a
+     file in use is not touched and a full disk fails before anything is written */
+  awe_out_file of;
+  if (awe_out_file_claim(&of, path, err)) return AWE_EIO;
+  long long nmat = (long long)(L->nx + L->ny) * (L->nx + L->nu) + 8LL * (L->nx + L->nu + L->ny);
+  long long need = 8 * nmat + 200LL * (L->nx + L->nu + L->ny) + 64LL * (nmodes > 0 ? nmodes : 0) +
+                   (info && info->scenario ? (long long)strlen(info->scenario) : 0) + 65536;
+  if (awe_out_file_reserve(&of, need) != 0) {
+    int e = errno;
+    unlink(path);
+    awe_out_file_release(&of);
+    return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
+  }
   h5quiet q;
   quiet_on(&q);
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+#if H5_VERSION_GE(1, 10, 7)
+  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);  /* our flock guards the path */
+#endif
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
+  if (fapl >= 0) H5Pclose(fapl);
   if (f < 0) {
     quiet_off(&q);
+    awe_out_file_release(&of);
     return awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
   }
   hsize_t nx = (hsize_t)L->nx, nu = (hsize_t)L->nu, ny = (hsize_t)L->ny;
@@ -262,6 +284,7 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
   }
   if (H5Fclose(f) < 0) rc = -1;
   quiet_off(&q);
+  awe_out_file_release(&of);
   if (rc) return awe_err_set(err, AWE_EIO, "%s: cannot write the linear model", path);
   return AWE_OK;
 }

@@ -31,9 +31,13 @@
  */
 #include "writer.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "out_file.h"
 
 #include <hdf5.h>
 
@@ -60,10 +64,18 @@ struct awe_h5 {
   int gzip;          /* deflate level, 0 = none */
   int nbuf;          /* rows buffered */
   hsize_t nrows;     /* rows in the file */
+  double tlast;      /* time of the last row in the file */
   double *buf;       /* [block][size] */
   double *tbuf;      /* [block] */
   int broken;        /* a write failed: refuse further rows */
+  int nospace;       /* the disk is full: nothing more may be written (see out_file.h) */
+  awe_out_file of;   /* our lock on the path and the space reservations */
+  char path[512];    /* for messages (shortened) */
 };
+
+/* Bytes kept reserved past the data for the closing writes (summary attributes, status,
+   error message) and for the chunk index and attribute updates of one block. */
+enum { CLOSE_RESERVE = 64 * 1024, BLOCK_OVERHEAD = 32 * 1024 };
 
 /* ---- HDF5 error handling ---------------------------------------------------------------- */
 
@@ -444,11 +456,37 @@ const char *awe_run_status_name(awe_run_status s) {
 }
 
 
+/* Our own flock (out_file.c) guards the path; HDF5's flock on its own descriptor would
+   collide with it inside this process, so HDF5's file locking is switched off. */
+static int no_locking(hid_t fapl) {
+#if H5_VERSION_GE(1, 10, 7)
+  return H5Pset_file_locking(fapl, 0, 1) < 0;
+#else
+  (void)fapl;
+  return 0;
+#endif
+}
+
+
+/* a reservation failed: nothing more is written; returns AWE_EIO */
+static awe_status space_fail(awe_h5 *w, int errnum, awe_err *err) {
+  w->broken = 1;
+  w->nospace = 1;
+  if (w->nrows == 0)
+    return awe_err_set(err, AWE_EIO, "%s: %s: the log holds no rows", w->path,
+                       strerror(errnum));
+  return awe_err_set(err, AWE_EIO, "%s: %s: the log keeps the %llu rows written before "
+                     "(t <= %.9g s)", w->path, strerror(errnum), (unsigned long long)w->nrows,
+                     w->tlast);
+}
+
+
 static void free_writer(awe_h5 *w) {
   for (int i = 0; i < w->nds; i++)
     if (w->ds[i].id >= 0) H5Dclose(w->ds[i].id);
   if (w->time >= 0) H5Dclose(w->time);
   if (w->file >= 0) H5Fclose(w->file);
+  awe_out_file_release(&w->of);
   free(w->ds);
   free(w->buf);
   free(w->tbuf);
@@ -478,6 +516,9 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
     return NULL;
   }
   w->file = w->time = -1;
+  w->of.fd = -1;
+  snprintf(w->path, sizeof(w->path), "%s", path);
+  if (strlen(path) >= sizeof(w->path)) memcpy(w->path + sizeof(w->path) - 4, "...", 4);
   if (find_runs(vars, runs, err) != nr) {
     free(runs);
     free(w);
@@ -505,6 +546,28 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   for (int r = 0; r < nr; r++) w->ds[r].id = -1;
   w->nds = nr;
 
+  /* claim the path before HDF5 touches it: a locked file is refused untouched */
+  if (awe_out_file_claim(&w->of, path, err)) {
+    free(runs);
+    free(w->ds);
+    free(w->buf);
+    free(w->tbuf);
+    free(w);
+    return NULL;
+  }
+  /* what the layout needs: metadata, the scenario text, one object header per dataset */
+  long long need = BLOCK_OVERHEAD + CLOSE_RESERVE + 4096LL * (nr + 1) +
+                   (info && info->scenario ? 2 * (long long)strlen(info->scenario) : 0);
+  long long avail = awe_out_file_free_bytes(&w->of);
+  if (avail >= 0 && avail < need) {
+    awe_err_set(err, AWE_EIO, "%s: No space left on device (the log needs about %lld KiB to "
+                "start, %lld KiB are free)", w->path, need / 1024, avail / 1024);
+    unlink(path);
+    free(runs);
+    free_writer(w);
+    return NULL;
+  }
+
   quiet q;
   quiet_on(&q);
   awe_status st = AWE_OK;
@@ -528,14 +591,16 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
     mdc_ok = H5Pset_mdc_config(fapl, &mdc) >= 0;
   }
   if (fapl < 0 || !mdc_ok ||
-      H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0) {
+      H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0 || no_locking(fapl)) {
     st = h5_fail(err, "cannot set up HDF5");
   } else {
     w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (w->file < 0) {
       char what[600];
-      snprintf(what, sizeof(what), "cannot create %s", path);
+      snprintf(what, sizeof(what), "cannot create %s", w->path);
       st = h5_fail(err, what);
+    } else if (awe_out_file_reserve(&w->of, need) != 0) {
+      st = space_fail(w, errno, err);
     }
   }
   if (fapl >= 0) H5Pclose(fapl);
@@ -543,6 +608,7 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   if (!st && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) st = h5_fail(err, "cannot flush");
   if (st) {
     free_writer(w);
+    unlink(path);  /* we hold the claim: the half-made file is ours, and useless */
     w = NULL;
   }
   quiet_off(&q);
@@ -552,10 +618,16 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
 
 
 /* write the buffered rows as one block, update t_end, flush; HDF5 errors stay on the stack */
+/* Returns 0, -1 (HDF5 error on its stack) or -2 (no disk space for the block: errno set,
+   nothing written). */
 static int write_block(awe_h5 *w) {
   if (w->nbuf == 0) return 0;
   hsize_t n0 = w->nrows, nb = (hsize_t)w->nbuf, n1 = n0 + nb;
   int rc = 0;
+  /* uncompressed size is the bound (deflate falls back to raw for incompressible chunks) */
+  long long raw = (long long)w->nbuf * (w->size + 1) * (long long)sizeof(double);
+  if (awe_out_file_reserve(&w->of, raw + raw / 8 + BLOCK_OVERHEAD + CLOSE_RESERVE) != 0)
+    return -2;
 
   /* /time */
   hid_t ms = H5Screate_simple(1, &nb, NULL), fs = -1;
@@ -592,8 +664,30 @@ static int write_block(awe_h5 *w) {
     return -1;
   }
   w->nrows = n1;
+  w->tlast = t_end;
   w->nbuf = 0;
   return 0;
+}
+
+
+/* write_block with its error turned into err */
+static awe_status put_block(awe_h5 *w, awe_err *err) {
+  int rc = write_block(w);
+  if (rc == -2) return space_fail(w, errno, err);
+  if (rc < 0) {
+    char what[600];
+    snprintf(what, sizeof(what), "cannot write the HDF5 log %s", w->path);
+    return h5_fail(err, what);
+  }
+  return AWE_OK;
+}
+
+
+/* room for a small metadata write (an attribute); 0 or AWE_EIO with nospace set */
+static awe_status small_write_ok(awe_h5 *w, awe_err *err) {
+  if (w->nospace) return AWE_EIO;  /* already reported; keep that message in err */
+  if (awe_out_file_reserve(&w->of, CLOSE_RESERVE) != 0) return space_fail(w, errno, err);
+  return AWE_OK;
 }
 
 
@@ -614,7 +708,7 @@ awe_status awe_h5_flush(awe_h5 *w, awe_err *err) {
   if (w->broken) return awe_err_set(err, AWE_EIO, "HDF5 log: an earlier write failed");
   quiet q;
   quiet_on(&q);
-  awe_status st = write_block(w) < 0 ? h5_fail(err, "cannot write the HDF5 log") : AWE_OK;
+  awe_status st = put_block(w, err);
   quiet_off(&q);
   return st;
 }
@@ -625,6 +719,7 @@ long awe_h5_rows(const awe_h5 *w) { return w ? (long)w->nrows + w->nbuf : 0; }
 
 awe_status awe_h5_set_attr_str(awe_h5 *w, const char *key, const char *value, awe_err *err) {
   if (!w) return AWE_OK;
+  if (small_write_ok(w, err)) return AWE_EIO;
   quiet q;
   quiet_on(&q);
   awe_status st = put_str_attr(w->file, key, value) < 0 ? attr_fail(err, key) : AWE_OK;
@@ -635,6 +730,7 @@ awe_status awe_h5_set_attr_str(awe_h5 *w, const char *key, const char *value, aw
 
 awe_status awe_h5_set_attr_double(awe_h5 *w, const char *key, double value, awe_err *err) {
   if (!w) return AWE_OK;
+  if (small_write_ok(w, err)) return AWE_EIO;
   quiet q;
   quiet_on(&q);
   awe_status st =
@@ -648,6 +744,7 @@ awe_status awe_h5_set_attr_double(awe_h5 *w, const char *key, double value, awe_
 
 awe_status awe_h5_set_attr_int(awe_h5 *w, const char *key, long long value, awe_err *err) {
   if (!w) return AWE_OK;
+  if (small_write_ok(w, err)) return AWE_EIO;
   quiet q;
   quiet_on(&q);
   awe_status st =
@@ -664,12 +761,15 @@ awe_status awe_h5_close(awe_h5 *w, awe_run_status status, const char *message, a
   quiet q;
   quiet_on(&q);
   awe_status st = AWE_OK;
-  if (!w->broken && write_block(w) < 0) st = h5_fail(err, "cannot write the HDF5 log");
-  /* the status goes in even when the data could not: a reader must not see "complete" */
+  if (!w->broken) st = put_block(w, err);
+  if (w->nospace) st = AWE_EIO;  /* err was set when the space ran out */
+  /* the status goes in even when the data could not: a reader must not see "complete";
+     on a full disk only if the space kept for it is still there (else it stays "running") */
   awe_run_status final = st ? AWE_RUN_FAILED : status;
-  if (put_str_attr(w->file, "status", awe_run_status_name(final)) < 0 && !st)
+  int can_write = !w->nospace || awe_out_file_reserve(&w->of, CLOSE_RESERVE / 2) == 0;
+  if (can_write && put_str_attr(w->file, "status", awe_run_status_name(final)) < 0 && !st)
     st = h5_fail(err, "cannot write the status");
-  if (final == AWE_RUN_FAILED && (message || st)) {
+  if (can_write && final == AWE_RUN_FAILED && (message || st)) {
     const char *msg = message ? message : (err ? err->msg : "write error");
     if (put_str_attr(w->file, "error", msg) < 0 && !st)
       st = h5_fail(err, "cannot write the error message");
