@@ -61,7 +61,7 @@ typedef struct {
   double com_b[3];         /* centre of mass relative to the origin, body frame [m] */
   double I_p[3];           /* principal moments of inertia about the COM [kg m^2] */
   double R_pb[9];          /* principal -> body (columns: principal axes in body coords) */
-  double base[3];          /* ground station for elevation/azimuth/heading [m] */
+  double base[3];          /* its ground station (m->wing_ground), base of its angles [m] */
 } awe_wing_geom;
 
 /* Twist group geometry in the body frame (group.c, physics.md §7). */
