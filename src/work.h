@@ -112,6 +112,9 @@ typedef struct awe_work {
   double *winch_force;     /* |F_w| [N] */
   double *winch_torque;    /* motor set torque [N m] */
   double *winch_acc;       /* [m/s^2] */
+  /* log-stage accumulators (awe_outputs_log), not state: energy since t = 0 [J], the power
+   * and time of the last log step [W, s] */
+  double *winch_energy, *winch_power_log, log_t;
   double *pulley_len, *pulley_vel, *pulley_acc;
 
   /* wings (wing.h): constant geometry, then the kinematics and loads of the current state */
