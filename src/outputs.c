@@ -68,9 +68,15 @@ static void wing_output(const awe_model *m, const awe_work *w, int j, const char
     o[1] = awe_v3_dot(y, ww);
     o[2] = awe_v3_dot(z, ww);
   } else if (!strcmp(q, "power")) {
-    double P = 0.0;
-    for (int i = 0; i < m->nwinch; i++) P += awe_winch_power(w, i);
-    *o = P;
+    /* the winches at the wing's ground station; all of them if none is there */
+    double P = 0.0, Pall = 0.0;
+    int n = 0;
+    for (int i = 0; i < m->nwinch; i++) {
+      double Pi = awe_winch_power(w, i);
+      Pall += Pi;
+      if (m->winch_point[i] == m->wing_ground_point[j]) P += Pi, n++;
+    }
+    *o = n ? P : Pall;
   } else {
     *o = NAN;
   }

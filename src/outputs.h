@@ -27,7 +27,8 @@
  *   wings.NAME.distance [m]          |r|
  *   wings.NAME.turn_rate [rad/s]     R_vw^T omega_w, view frame z = r/|r|, y = n(z x e_x),
  *                                    x = y x z (component z: turning about the tether)
- *   wings.NAME.power [W]             sum over the winches of winches.NAME.power
+ *   wings.NAME.power [W]             sum of winches.NAME.power over the winches at the wing's
+ *                                    ground station (over all winches if none is there)
  *   groups.NAME.twist [rad]          twist (clamped to +-90 deg)
  */
 #ifndef AWE_OUTPUTS_H

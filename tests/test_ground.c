@@ -20,6 +20,8 @@
  *                   any winch (kite_b with its winch removed, station at (25, -40, 3) m) is
  *                   found there; the placement's 45 deg elevation, 20 deg azimuth and 30 deg
  *                   heading come back exactly (1e-9) and its distance is the 20 m tether
+ *   power           wings.NAME.power is the power of the winch at the wing's own station (before:
+ *                   the sum over both kites' winches)
  *   ground_point    an explicit ground_point: a world position equal to the found one changes
  *                   nothing (bit-identical angles); naming ground_a for kite_b measures kite_b's
  *                   angles about ground_a (compared with kite_frames.h on the logged position)
@@ -229,8 +231,30 @@ static void test_ground_point(void) {
 }
 
 
+/* each wing's power is its own winch's (not the sum over both kites' winches) */
+static void test_power(void) {
+  awe_spec *s = sp_load(TWO, (const char *[]){"run.steady_state=false", "inputs=[]",
+                                              "run.duration=0.2", NULL});
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  sp_run(sim, 0.2);
+  double pa = sp_out(sim, "wings.kite_a.power"), pb = sp_out(sim, "wings.kite_b.power");
+  double wa = sp_out(sim, "winches.winch_a.power"), wb = sp_out(sim, "winches.winch_b.power");
+  printf("    power at 0.2 s: kite_a %.6g W (winch_a %.6g W), kite_b %.6g W (winch_b %.6g W)\n",
+         pa, wa, pb, wb);
+  ENSURE(fabs(wa) > 1.0);
+  ENSURE(pa == wa);
+  ENSURE(pb == wb);
+  sp_free(sim, s);
+}
+
+
 int main(void) {
   RUN(test_found);
+  RUN(test_power);
   RUN(test_angles_agree);
   RUN(test_both_settle);
   RUN(test_away);
