@@ -63,8 +63,10 @@ static int walk(const awe_model *m, int j, const int *adr, const int *adj, int *
 
 awe_status awe_model_ground_stations(awe_model *m, const awe_spec *s, awe_err *err) {
   int np = m->npoint, ns = m->nsegment;
-  int *adr = calloc((size_t)np + 2, sizeof(int)), *adj = malloc(sizeof(int) * (2 * (size_t)ns + 1));
-  int *fill = malloc(sizeof(int) * ((size_t)np + 1)), *queue = malloc(sizeof(int) * ((size_t)np + 1));
+  int *adr = calloc((size_t)np + 2, sizeof(int));
+  int *adj = malloc(sizeof(int) * (2 * (size_t)ns + 1));
+  int *fill = malloc(sizeof(int) * ((size_t)np + 1));
+  int *queue = malloc(sizeof(int) * ((size_t)np + 1));
   unsigned char *seen = malloc((size_t)np + 1);
   awe_status st = AWE_OK;
   if (!adr || !adj || !fill || !queue || !seen) {
