@@ -64,6 +64,12 @@ static void summary(const awe_spec *s, const awe_model *m) {
     printf("wing:     %s: %s, %s, %d WING points (%d points name it), %d groups, mass %.6g kg\n",
            m->wing_name[w], wt[m->wing_type[w]], am[m->wing_aero_mode[w]], nw,
            m->wing_point_num[w], m->wing_group_num[w], m->wing_mass[w]);
+    const double *g = m->wing_ground + 3 * w;
+    int gp = m->wing_ground_point[w];
+    int given = w < s->structure.nwing && s->structure.wings[w].has_ground_pos;
+    printf("ground:   %s: %s%s%s(%g, %g, %g) m\n", m->wing_name[w], gp >= 0 ? "point '" : "",
+           gp >= 0 ? m->point_name[gp] : given ? "position " : "origin (no line to a STATIC point) ",
+           gp >= 0 ? "' " : "", g[0], g[1], g[2]);
   }
   printf("run:      duration %g s, dt %g s, solver %s, abs_tol %g, rel_tol %g, vsm_interval %d, "
          "steady_state %s\n", m->opt.duration, m->opt.dt, m->opt.solver, m->opt.abs_tol,

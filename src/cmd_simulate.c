@@ -205,6 +205,12 @@ static void write_json(const char *path, const options *o, const char *status, i
   }
   if (sim->steady_residual == sim->steady_residual)
     fprintf(f, ", \"steady_state_residual\": %.6g", sim->steady_residual);
+  if (sim->m->nwinch > 0) {
+    /* winch energy since t = 0, summed over the winches (outputs.c), and its mean power */
+    double e = 0.0;
+    for (int i = 0; i < sim->m->nwinch; i++) e += sim->w->winch_energy[i];
+    fprintf(f, ", \"energy\": %.9g, \"mean_power\": %.9g", e, sim->t > 0 ? e / sim->t : 0.0);
+  }
   if (error) {
     fputs(", \"error\": ", f);
     json_str(f, error);

@@ -687,7 +687,7 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   s->reset_pending = 0;
   s->ctx.t_lo = 0.0;
   s->ctx.t_hi = INFINITY;
-  int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+  int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 1);
   if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
   return AWE_OK;
 }
@@ -735,7 +735,7 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   s->ctx.t_lo = s->t;
   s->ctx.t_hi = INFINITY;
   memcpy(s->w->u, s->u, sizeof(double) * (size_t)s->w->nu);
-  int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+  int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 0);
   if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
   return AWE_OK;
 }

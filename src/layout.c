@@ -33,6 +33,9 @@
  * va (apparent wind at the origin, world), elevation, azimuth, heading, course, aoa, sideslip,
  * distance, power; groups.NAME.twist [rad].
  *
+ * Winch outputs: force, vel, torque, power [W] (|F_w| times the tether's reel-out rate, reel-out
+ * positive), energy [J] (power integrated over the run, outputs.c).
+ *
  * Scheduled inputs (the scenario's inputs:) are logged too, each as its own channel
  * inputs.<input name> (e.g. inputs.segments.kcu_steering_left.l0 [m], inputs.wind.v_wind), the
  * value the right-hand side used at the logged time (awe_model_layout_inputs, after the signals
@@ -153,6 +156,10 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
     ADD(y, "winches", m->winch_name[i], i, "vel", "m/s", 1, 0, AWE_VF_LOG);
   for (int i = 0; i < m->nwinch; i++)
     ADD(y, "winches", m->winch_name[i], i, "torque", "N m", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwinch; i++)
+    ADD(y, "winches", m->winch_name[i], i, "power", "W", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwinch; i++)
+    ADD(y, "winches", m->winch_name[i], i, "energy", "J", 1, 0, AWE_VF_LOG);
   for (int i = 0; i < m->npulley; i++)
     ADD(y, "pulleys", m->pulley_name[i], i, "len", "m", 1, 0, AWE_VF_LOG);
 

@@ -132,6 +132,8 @@ typedef struct awe_model {
   double *wing_y_damping, *wing_angular_damping, *wing_aero_scale_chord, *wing_aero_z_offset;
   int *wing_transform;        /* transform index or -1 */
   double *wing_mass;          /* sum of its points' masses [kg] */
+  int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */
+  double *wing_ground;        /* [3n] ground station, world [m]: the base of the wing's angles */
 
   /* aero geometry (shared by all wings in this version) */
   double *section_le, *section_te; /* [3 nsection] CAD [m] */
@@ -168,6 +170,10 @@ awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w
 /* Place the system: tether init lengths and transforms (init_place.c). Called by the builder
  * on a model under construction. */
 awe_status awe_model_place(awe_model *m, const awe_spec *s, awe_diag *warn, awe_err *err);
+
+/* Ground station of every wing (ground_station.c): its ground_point, or the STATIC end of the
+ * line chain that holds it. Called by the builder after placement. */
+awe_status awe_model_ground_stations(awe_model *m, const awe_spec *s, awe_err *err);
 
 /* Register states, inputs and outputs (layout.c). Called by the builder. */
 awe_status awe_model_layout(awe_model *m, awe_err *err);

@@ -600,6 +600,8 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
   ALLOC(m->wing_aero_z_offset, nw);
   ALLOC(m->wing_transform, nw);
   ALLOC(m->wing_mass, nw);
+  ALLOC(m->wing_ground_point, nw);
+  ALLOC(m->wing_ground, 3 * nw);
   ALLOC(m->group_name, ng);
   ALLOC(m->group_point_adr, ng);
   ALLOC(m->group_point_num, ng);
@@ -670,6 +672,10 @@ static awe_status build_wings_groups(builder *b, awe_err *err) {
     m->wing_aero_scale_chord[i] = w->aero_scale_chord;
     m->wing_aero_z_offset[i] = w->aero_z_offset;
     m->wing_transform[i] = -1;
+    m->wing_ground_point[i] = -1;
+    if (AWE_REF_GIVEN(w->ground_point))
+      AWE_TRY(resolve(&w->ground_point, m->point_name, m->npoint, "point", owner,
+                      &m->wing_ground_point[i], err));
     m->wing_group_adr[i] = ga;
     m->wing_group_num[i] = w->ngroup;
     for (int k = 0; k < w->ngroup; k++) {
@@ -993,6 +999,7 @@ static awe_status build(builder *b, awe_err *err) {
   build_env_opt(b);
   AWE_TRY(awe_model_validate(b->m, b->s, b->warn, err));
   AWE_TRY(awe_model_place(b->m, b->s, b->warn, err));
+  AWE_TRY(awe_model_ground_stations(b->m, b->s, err));
   AWE_TRY(awe_model_layout(b->m, err));
   AWE_TRY(build_signals(b, err));
   AWE_TRY(awe_model_layout_inputs(b->m, err));

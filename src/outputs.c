@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kite_frames.h"
+#include "winch.h"
 
 
 static void put3(double *dst, const double *src) { memcpy(dst, src, 3 * sizeof(double)); }
@@ -67,9 +68,15 @@ static void wing_output(const awe_model *m, const awe_work *w, int j, const char
     o[1] = awe_v3_dot(y, ww);
     o[2] = awe_v3_dot(z, ww);
   } else if (!strcmp(q, "power")) {
-    double P = 0.0;
-    for (int i = 0; i < m->nwinch; i++) P += w->winch_force[i] * w->winch_vel[i];
-    *o = P;
+    /* the winches at the wing's ground station; all of them if none is there */
+    double P = 0.0, Pall = 0.0;
+    int n = 0;
+    for (int i = 0; i < m->nwinch; i++) {
+      double Pi = awe_winch_power(w, i);
+      Pall += Pi;
+      if (m->winch_point[i] == m->wing_ground_point[j]) P += Pi, n++;
+    }
+    *o = n ? P : Pall;
   } else {
     *o = NAN;
   }
@@ -111,6 +118,8 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
       else if (!strcmp(q, "vel")) *o = w->winch_vel[i];
       else if (!strcmp(q, "torque")) *o = w->winch_torque[i];
       else if (!strcmp(q, "acc")) *o = w->winch_acc[i];
+      else if (!strcmp(q, "power")) *o = awe_winch_power(w, i);
+      else if (!strcmp(q, "energy")) *o = w->winch_energy[i];
       else *o = NAN;
     } else if (!strcmp(g, "pulleys")) {
       if (!strcmp(q, "len")) *o = w->pulley_len[i];
@@ -132,5 +141,23 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
 int awe_outputs_eval(awe_ctx *ctx, double t, const double *y, double *dydt, double *yout) {
   int st = awe_rhs(t, y, dydt, ctx);
   awe_outputs_fill(ctx->m, ctx->w, yout);
+  return st;
+}
+
+
+int awe_outputs_log(awe_ctx *ctx, double t, const double *y, double *dydt, double *yout,
+                    int first) {
+  const awe_model *m = ctx->m;
+  awe_work *w = ctx->w;
+  int st = awe_rhs(t, y, dydt, ctx);
+  /* energy: trapezoid of the power over the log interval (exact for power linear in time) */
+  for (int i = 0; i < m->nwinch; i++) {
+    double P = awe_winch_power(w, i);
+    if (first) w->winch_energy[i] = 0.0;
+    else w->winch_energy[i] += 0.5 * (t - w->log_t) * (w->winch_power_log[i] + P);
+    w->winch_power_log[i] = P;
+  }
+  w->log_t = t;
+  awe_outputs_fill(m, w, yout);
   return st;
 }

@@ -134,6 +134,11 @@ typedef struct {
   double y_damping, angular_damping, aero_scale_chord, aero_z_offset;
   double pos_cad[3];
   int has_pos_cad;
+  /* awesim extension: the wing's ground station, a STATIC point or a world position [m] */
+  awe_ref ground_point;
+  double ground_pos[3];
+  int has_ground_pos;
+  awe_loc ground_loc;
   awe_loc loc;
 } awe_wing_spec;
 

@@ -462,7 +462,7 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       "name", "idx", "id", "dynamics_type", "type", "aero_mode", "twist_surfaces", "groups",
       "stations", "point_idxs", "point_ids", "transform_idx", "origin_idx", "z_ref_points",
       "y_ref_points", "y_damping", "angular_damping", "aero_scale_chord", "aero_z_offset",
-      "pos_cad"};
+      "pos_cad", "ground_point"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "wings", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -523,6 +523,18 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       snprintf(w, sizeof(w), "%s: pos_cad", what);
       AWE_TRY(awe_ynode_vec(pc, w, 3, x->pos_cad, err));
       x->has_pos_cad = 1;
+    }
+    /* awesim extension: a point (name or 1-based index) or a world position [x, y, z] */
+    const awe_ynode *gp = awe_row_get(r, "ground_point");
+    if (!awe_ynode_is_nothing(gp)) {
+      snprintf(w, sizeof(w), "%s: ground_point", what);
+      x->ground_loc = gp->loc;
+      if (gp->kind == AWE_Y_SEQ) {
+        AWE_TRY(awe_ynode_vec(gp, w, 3, x->ground_pos, err));
+        x->has_ground_pos = 1;
+      } else {
+        AWE_TRY(awe_parse_ref(s, gp, w, &x->ground_point, err));
+      }
     }
   }
   return AWE_OK;

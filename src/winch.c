@@ -10,6 +10,11 @@ int awe_winch_braked(const awe_work *w, int i) {
 }
 
 
+double awe_winch_power(const awe_work *w, int i) {
+  return awe_winch_braked(w, i) ? 0.0 : w->winch_force[i] * w->winch_vel[i];
+}
+
+
 double awe_winch_friction(const awe_model *m, int i, double v) {
   double ratio = m->winch_drum_radius[i] / m->winch_gear_ratio[i];
   double wm = v / ratio, eps = m->winch_friction_eps[i];

@@ -37,6 +37,10 @@ void awe_winch_forces(const awe_model *m, awe_work *w);
  * winch braked, used by the steady-state march). */
 void awe_winch_dynamics(const awe_model *m, awe_work *w, int brake_all);
 
+/* Mechanical power of winch i [W]: |F_w| times the tether's reel-out rate (the speed, 0 while
+ * braked); positive reeling out (the kite does work on the drum), negative reeling in. */
+double awe_winch_power(const awe_work *w, int i);
+
 /* Steady torque of winch i at the current workspace state [N m]. */
 double awe_winch_steady_torque(const awe_model *m, const awe_work *w, int i);
 

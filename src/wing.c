@@ -75,20 +75,10 @@ static int is_wing_point(const awe_model *m, int j, int p) {
 
 
 awe_status awe_wing_setup(const awe_model *m, awe_work *w, awe_err *err) {
-  double base[3] = {0.0, 0.0, 0.0};
-  if (m->nwinch > 0) {
-    memcpy(base, m->point_pos0 + 3 * m->winch_point[0], sizeof(base));
-  } else {
-    for (int i = 0; i < m->npoint; i++)
-      if (m->point_type[i] == AWE_PT_STATIC) {
-        memcpy(base, m->point_pos0 + 3 * i, sizeof(base));
-        break;
-      }
-  }
   for (int i = 0; i < m->npoint; i++) w->point_group[i] = -1;
   for (int j = 0; j < m->nwing; j++) {
     awe_wing_geom *g = &w->wg[j];
-    memcpy(g->base, base, sizeof(base));
+    memcpy(g->base, m->wing_ground + 3 * j, sizeof(g->base)); /* its own (ground_station.c) */
     if (ref_frame(m, j, m->point_pos_cad, g->R_bc) ||
         ref_pos(m, j, 4, m->point_pos_cad, g->origin_cad))
       return awe_err_set(err, AWE_EINVAL,

@@ -41,8 +41,8 @@
  * Particle wings: R_bw from the reference points of the current positions, origin from the
  * origin points, omega = 0 (SymbolicAWEModels' PARTICLE_DYNAMICS frame).
  * Apparent wind at the origin: va = f(z_o) wind_gnd - v_o, va_b = R_bw^T va.
- * Ground station (base) of a wing: the first winch's point, else the first STATIC point, else
- * the world origin.
+ * Ground station (base) of a wing: its own, m->wing_ground (ground_station.c: its ground_point,
+ * or the STATIC end of the line chain that holds it).
  */
 #ifndef AWE_WING_H
 #define AWE_WING_H

@@ -154,6 +154,8 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->winch_force = dbls(p, m->nwinch);
   w->winch_torque = dbls(p, m->nwinch);
   w->winch_acc = dbls(p, m->nwinch);
+  w->winch_energy = dbls(p, m->nwinch);
+  w->winch_power_log = dbls(p, m->nwinch);
   w->pulley_len = dbls(p, m->npulley);
   w->pulley_vel = dbls(p, m->npulley);
   w->pulley_acc = dbls(p, m->npulley);
@@ -190,7 +192,8 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   if (!w->segment_lambda || !w->pulley_mass || !w->pos || !w->vel || !w->acc || !w->mass ||
       !w->spring || !w->force || !w->seg_l0 || !w->seg_len || !w->seg_force || !w->seg_dir ||
       !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
-      !w->winch_force || !w->winch_torque || !w->winch_acc || !w->pulley_len ||
+      !w->winch_force || !w->winch_torque || !w->winch_acc || !w->winch_energy ||
+      !w->winch_power_log || !w->pulley_len ||
       !w->pulley_vel || !w->pulley_acc || !w->u)
     goto oom;
 

@@ -61,7 +61,7 @@ typedef struct {
   double com_b[3];         /* centre of mass relative to the origin, body frame [m] */
   double I_p[3];           /* principal moments of inertia about the COM [kg m^2] */
   double R_pb[9];          /* principal -> body (columns: principal axes in body coords) */
-  double base[3];          /* ground station for elevation/azimuth/heading [m] */
+  double base[3];          /* its ground station (m->wing_ground), base of its angles [m] */
 } awe_wing_geom;
 
 /* Twist group geometry in the body frame (group.c, physics.md §7). */
@@ -112,6 +112,9 @@ typedef struct awe_work {
   double *winch_force;     /* |F_w| [N] */
   double *winch_torque;    /* motor set torque [N m] */
   double *winch_acc;       /* [m/s^2] */
+  /* log-stage accumulators (awe_outputs_log), not state: energy since t = 0 [J], the power
+   * and time of the last log step [W, s] */
+  double *winch_energy, *winch_power_log, log_t;
   double *pulley_len, *pulley_vel, *pulley_acc;
 
   /* wings (wing.h): constant geometry, then the kinematics and loads of the current state */

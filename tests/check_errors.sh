@@ -603,6 +603,30 @@ wing_structure "    - [left, [le_l, te_l], DYNAMIC, 0.25, 10.0]
 sed -i 's/\[le_l, \[-0.5, 1, 2\], WING, kite/[le_l, [-0.5, 1, 2], WING, kyte/' "$T/s.yaml"
 expect point_unknown_wing 65 "s.yaml:4:34: point 'le_l': unknown wing 'kyte' \\(did you mean 'kite'\\?\\)"
 
+# ground_point (awesim extension): a STATIC point or a world position
+GP_GROUPS="    - [left, [le_l, te_l], DYNAMIC, 0.25, 10.0]
+    - [right, [le_r, te_r], DYNAMIC, 0.25, 10.0]"
+reset; wing_structure "$GP_GROUPS" "      ground_point: kcu"
+expect ground_point_not_static 65 "s.yaml:30:21: wing 'kite': ground_point 'kcu' is a WING point \\(a ground station must be a STATIC point, or a position \\[x, y, z\\]\\)"
+
+reset; wing_structure "$GP_GROUPS" "      ground_point: grund"
+expect ground_point_unknown 65 "s.yaml:30:21: wing 'kite': unknown point 'grund' \\(did you mean 'ground'\\?\\)"
+
+reset; wing_structure "$GP_GROUPS" "      ground_point: 7"
+expect ground_point_index 65 "s.yaml:30:21: wing 'kite': point index 7 is out of range \\(1 ... 6\\)"
+
+reset; wing_structure "$GP_GROUPS" "      ground_point: [1, 2]"
+expect ground_point_vec 65 "s.yaml:30:21: wing 'kite': ground_point: expected a list of 3 numbers"
+
+reset; wing_structure "$GP_GROUPS" "      ground_point: [0, 0, .nan]"
+expect ground_point_nan 65 "s.yaml:30:28: wing 'kite': ground_point\\[2\\]"
+
+reset; wing_structure "$GP_GROUPS" ""
+expect ground_point_found 0 "ground:   kite: point 'ground' \\(0, 0, -20\\) m"
+
+reset; wing_structure "$GP_GROUPS" "      ground_point: [5, -3, 1.5]"
+expect ground_point_position 0 "ground:   kite: position \\(5, -3, 1.5\\) m"
+
 # ---- aero geometry and polars -------------------------------------------------------------------
 aero_case() {
   good_structure

@@ -98,5 +98,15 @@ if command -v h5dump >/dev/null 2>&1; then
   grep_in inputs-h5-values "$tmp/d" ' 1, 1, 0, 0, 0$'  # rows 98..102: 4.9 .. 5.1 s
 fi
 
+# winch energy (tests/test_winch_energy.c has the physics): power and energy channels with their
+# units in CSV; energy = v (F T - m v_load) = 5959.596 J (+0.066 J: the trapezoid over 10 ms log
+# steps) and mean_power = energy/T in the summary
+check energy 0 "$AWESIM" simulate scenarios/tests/winch_pull.yaml --no-hdf5 -q \
+  --set run.dt=0.01 --csv='time,winches.drum.power,winches.drum.energy' \
+  --summary-json "$tmp/energy.json"
+grep_in energy-header "$tmp/out" '^time\[s\],winches\.drum\.power\[W\],winches\.drum\.energy\[J\]$'
+grep_in energy-row "$tmp/out" '^3,2000,5959\.6[0-9]*$'
+grep_in energy-json "$tmp/energy.json" '"energy": 5959\.6[0-9]*, "mean_power": 1986\.55[0-9]*'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -232,7 +232,7 @@ _awesim_plot_main() {
     --title) return 0 ;;
   esac
   if [[ $cur == -* ]]; then
-    _awesim_words "$cur" "-o --output -c --channels --channels= --size --title --list --x --by --y
+    _awesim_words "$cur" "-o --output -c --channels --channels= --size --title --list --list-panels --x --by --y
       -h --help"
   else
     _awesim_files "$cur" "h5|hdf5|csv"
