@@ -289,6 +289,7 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
   v->gamma0 = (awe_vsm_gamma0)gi;
   AWE_TRY(opt_boolv(ss, "use_gamma_prev", "solver_settings", &v->use_gamma_prev, err));
   AWE_TRY(opt_boolv(ss, "use_gamme_prev", "solver_settings", &v->use_gamma_prev, err));
+  AWE_TRY(opt_boolv(ss, "correct_aoa", "solver_settings", &v->correct_aoa, err));
   AWE_TRY(opt_boolv(ss, "is_with_artificial_viscosity", "solver_settings",
                 &v->is_with_artificial_viscosity, err));
   AWE_TRY(opt_num(ss, "artificial_viscosity_factor", "solver_settings",

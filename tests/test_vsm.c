@@ -277,6 +277,7 @@ static void test_vsmjl_regression(void) {
   s.rtol = 1e-8;
   s.max_iterations = 20000;
   s.gamma0 = AWE_GAMMA0_ELLIPTIC;
+  s.correct_aoa = 1;  // VortexStepMethod.jl: force directions from alpha at the 1/4 chord
   char err[256];
   awe_vsm_wing *w = awe_vsm_wing_alloc(sec, nsec, NULL, 0, &s, err, sizeof err);
   ENSURE(w != NULL);
