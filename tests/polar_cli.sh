@@ -46,6 +46,14 @@ out=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_settings.yaml 
 echo "$out" | awk -F, 'NR==2 {s1=$5} NR==4 {s3=$5} NR==3 {s2=$5} END { exit !(NR == 4 && s1*s3 < 0 &&
   (s1+s3)*(s1+s3) < 1e-18 && s2*s2 < 1e-20) }' && ok || bad "beta sweep"
 
+# the issue's command on the Python VSM's own V3 tutorial geometry, with the peer's force
+# directions: CL and CD at 5 and 10 deg within 1 % and 3 % of the peer (tests/data/vsm_peer)
+out=$("$AWESIM" polar tests/data/vsm/v3_cad/aero_geometry_CAD_CFD_polars.yaml --alpha 5:10:5 \
+  --panels 50 --distribution uniform --speed 3.15 --correct-aoa no 2>/dev/null)
+echo "$out" | awk -F, 'NR==2 {l=0.48053599; d=0.054736254} NR==3 {l=0.82492028; d=0.088443903}
+  NR>1 { el=($3-l)/l; ed=($4-d)/d; printf "  V3 CAD %s deg: CL %.4f (peer %.4f), CD %.4f (peer %.4f)\n", $1, $3, l, $4, d;
+  if (el*el > 1e-4 || ed*ed > 9e-4) bad=1 } END { exit bad || NR != 3 }' && ok || bad "V3 CAD vs the peer"
+
 # flat rectangular wing AR 10, lifting line: CL within 2% of Glauert's 2 pi a AR/(AR+2(1+tau)),
 # tau = 0.17 for a rectangular wing of aspect ratio 10 (Anderson, Fundamentals of Aerodynamics)
 out=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_settings.yaml --method llt \
