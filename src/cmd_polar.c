@@ -31,7 +31,7 @@ static const char polar_usage[] =
     "\n"
     "  --vsm-settings FILE     solver settings (default: vsm_settings.yaml beside AERO.yaml, if any)\n"
     "  --alpha START:STOP:STEP angles of attack [deg] (default -5:20:1)\n"
-    "  --beta DEG|START:STOP:STEP  sideslip [deg] (default 0)\n"
+    "  --beta DEG|START:STOP:STEP  sideslip [deg] (default: condition.beta, 0)\n"
     "  --speed M/S             apparent wind speed (default: condition.wind_speed, 10)\n"
     "  --ref-point X,Y,Z       moment reference point [m], aero geometry frame (default 0,0,0)\n"
     "  --method vsm|llt        evaluation at 3/4 chord (VSM) or 1/4 chord (lifting line)\n"
@@ -86,16 +86,16 @@ typedef struct {
 /* Continuation to (alpha, beta): cold at alpha 0, then steps of at most 1 deg, each from the
  * last circulation (g: n_panels scratch). */
 static void solve_continued(awe_vsm_wing *w, double speed, double alpha, double beta,
-                            const double ref[3], double *g, polar_point *p) {
+                            const double om[3], const double ref[3], double *g, polar_point *p) {
   const int steps = (int)ceil(fabs(alpha) - 1e-9);
   double va[3];
   awe_vsm_wing_reset(w);
   awe_vsm_va_from_angles(speed, 0.0, beta, va);
-  p->st = awe_vsm_solve(w, va, NULL, ref, &p->r);
+  p->st = awe_vsm_solve(w, va, om, ref, &p->r);
   for (int k = 1; k <= steps && p->r.converged && p->st >= 0; k++) {
     memcpy(g, p->r.gamma, (size_t)p->r.n_panels*sizeof(double));
     awe_vsm_va_from_angles(speed, k == steps ? alpha : alpha*k/steps, beta, va);
-    p->st = awe_vsm_solve_from(w, va, NULL, ref, g, &p->r);
+    p->st = awe_vsm_solve_from(w, va, om, ref, g, &p->r);
   }
   p->conv = p->r.converged && p->st >= 0;
   p->continued = 1;
@@ -217,6 +217,16 @@ int awe_cmd_polar(int argc, char **argv) {
                                                         : AWE_DIST_LINEAR;
   vs.use_gamma_prev = 0;  /* cold starts; continuation passes its circulation explicitly */
   if (isnan(speed)) speed = vs.wind_speed > 0 ? vs.wind_speed : 10.0;
+  /* the settings' condition: beta the default sideslip, yaw_rate a body rate about z
+   * (condition.alpha is VortexStepMethod.jl's single example angle; the polar sweeps --alpha) */
+  if (!beta_range) b0 = b1 = vs.beta_deg;
+  if (!(fabs(b0) < 90) || !(fabs(vs.yaw_rate_deg) < 1e4)) {
+    fprintf(stderr, "awesim polar: condition.beta %g / condition.yaw_rate %g: expected |beta| < "
+            "90 deg and |yaw_rate| < 1e4 deg/s\n", b0, vs.yaw_rate_deg);
+    awe_spec_free(s);
+    return 2;
+  }
+  const double om[3] = {0.0, 0.0, vs.yaw_rate_deg*M_PI/180.0};
   awe_vsm_wing *w = awe_aero_wing_from_spec(&s->aero, &vs, &err);
   if (!w) {
     awe_spec_free(s);
@@ -250,9 +260,9 @@ int awe_cmd_polar(int argc, char **argv) {
       awe_vsm_va_from_angles(speed, alpha, beta, va);
       polar_point p = {0};
       awe_vsm_wing_reset(w);
-      p.st = awe_vsm_solve(w, va, NULL, ref, &p.r);
+      p.st = awe_vsm_solve(w, va, om, ref, &p.r);
       p.conv = p.r.converged && p.st >= 0;
-      if (!p.conv && alpha != 0.0) solve_continued(w, speed, alpha, beta, ref, gscr, &p);
+      if (!p.conv && alpha != 0.0) solve_continued(w, speed, alpha, beta, om, ref, gscr, &p);
       if (!p.conv) {
         nbad++;
         fprintf(stderr, "awesim polar: alpha %g deg, beta %g deg: %s (residual %.3g after %d "
@@ -279,7 +289,7 @@ int awe_cmd_polar(int argc, char **argv) {
         const double cl = p.r.CL;
         memcpy(gcheck, p.r.gamma, (size_t)np*sizeof(double));
         awe_vsm_result rc2;
-        int st2 = awe_vsm_solve_from(w, va, NULL, ref, gprev, &rc2);
+        int st2 = awe_vsm_solve_from(w, va, om, ref, gprev, &rc2);
         if (rc2.converged && st2 >= 0 && rel_diff(gcheck, rc2.gamma, np) > 1e-3 &&
             !nbranch++)
           fprintf(stderr, "awesim polar: alpha %g deg, beta %g deg: two converged solutions, "

@@ -82,6 +82,14 @@ rc=$?
   ok || bad "non-convergence rc $rc"
 rm -f /tmp/polar_err.$$
 
+# vsm_settings: artificial_damping true is an error naming the place; unused keys are warned
+"$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_artificial_damping.yaml --alpha 1:1:1 \
+  2>&1 >/dev/null | grep -q 'vsm_artificial_damping.yaml:3:.*artificial_damping: true is not supported' &&
+  ok || bad "artificial_damping not rejected"
+e=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_unused_keys.yaml --alpha 1:1:1 2>&1 >/dev/null)
+echo "$e" | grep -q 'wings\[1\].n_groups is not used' && echo "$e" | grep -q 'flow_curvature is not used' &&
+  ok || bad "unused vsm_settings keys not warned"
+
 # bad options and files
 "$AWESIM" polar $D/rect_inviscid.yaml --alpha 5:1:1 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "alpha range"
 "$AWESIM" polar $D/rect_inviscid.yaml --method vlm >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "method"
