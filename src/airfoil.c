@@ -2,8 +2,10 @@
  *
  * INVISCID   thin-airfoil theory: cl = 2 pi alpha, cd = cm = 0.
  * POLARS     table (alpha_k, cl_k, cd_k, cm_k), alpha strictly increasing [rad]; linear
- *            interpolation inside, linear extrapolation from the first/last segment outside
- *            (VortexStepMethod.jl with remove_nan = true: Interpolations.jl Line()).
+ *            interpolation inside, the end rows held constant outside (numpy.interp, as the
+ *            Python Vortex-Step-Method: a table's last rows are often a deep-stall fit whose
+ *            slope, extrapolated, gives unbounded cl; on the V3 CAD polars at 12.5 deg and
+ *            12 deg sideslip it stopped the circulation from converging).
  *            A one-row table is constant. The segment is found from an even-spacing guess
  *            checked against the table (bisection where the guess misses), so any strictly
  *            increasing table works and the result does not depend on the lookup.
@@ -92,7 +94,7 @@ static void eval_polar(const awe_airfoil *a, double alpha, double *cl, double *c
     return;
   }
 
-  // segment k with alpha[k] <= alpha < alpha[k+1], clamped to the end segments
+  // segment k with alpha[k] <= alpha < alpha[k+1], clamped to the end segments (and x to [0, 1])
   int k;
   if (alpha <= a->alpha[0] || isnan(alpha)) {
     k = 0;
@@ -120,7 +122,7 @@ static void eval_polar(const awe_airfoil *a, double alpha, double *cl, double *c
       k = lo;
     }
   }
-  const double x = (alpha - a->alpha[k])/(a->alpha[k + 1] - a->alpha[k]);
+  const double x = fmin(1.0, fmax(0.0, (alpha - a->alpha[k])/(a->alpha[k + 1] - a->alpha[k])));
   if (cl) *cl = a->cl ? a->cl[k] + x*(a->cl[k + 1] - a->cl[k]) : 0.0;
   if (cd) *cd = a->cd ? a->cd[k] + x*(a->cd[k + 1] - a->cd[k]) : 0.0;
   if (cm) *cm = a->cm ? a->cm[k] + x*(a->cm[k + 1] - a->cm[k]) : 0.0;

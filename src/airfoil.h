@@ -2,7 +2,7 @@
  *
  * Three models, as in VortexStepMethod.jl / the Python Vortex-Step-Method:
  *   INVISCID  cl = 2*pi*alpha, cd = cm = 0 (thin-airfoil theory)
- *   POLARS    tabulated alpha [rad], cl, cd, cm, linear interpolation, linear extrapolation
+ *   POLARS    tabulated alpha [rad], cl, cd, cm, linear interpolation, end rows held outside
  *   BREUKELS  Breukels (2011) regression for leading-edge-inflatable kite sections,
  *             parameterised by tube diameter/chord t and camber/chord kappa.
  */

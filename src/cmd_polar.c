@@ -1,9 +1,17 @@
 /* cmd_polar.c: `awesim polar` — wing polars from the VSM solver, CSV on stdout.
  *
- * One VSM solve per angle of attack, warm-started from the previous angle's circulation. The
- * apparent wind is va = V [cos a cos b, sin b, sin a] in the body frame (VortexStepMethod.jl's
- * convention); coefficients use the projected area and moments are about the origin of the aero
- * geometry's frame.
+ * Deterministic: every angle starts cold (the settings' initial circulation, fresh Newton
+ * factors), as the Python Vortex-Step-Method does, so a row does not depend on the angles before
+ * it and `--alpha 8:8:1` equals the 8 deg row of any sweep. Only when the cold start fails is the
+ * angle reached by continuation: a cold solve at alpha 0 (same beta), then steps of at most 1 deg
+ * to the angle, each started from the last (start column `continued`; also path-independent).
+ * In a sweep each angle is solved a second time from the previous angle's circulation; when both
+ * converge to different circulations (two branches, post-stall) the cold one is reported and a
+ * warning names the angle once.
+ *
+ * The apparent wind is va = V [cos a cos b, sin b, sin a] in the body frame (VortexStepMethod.jl's
+ * convention); coefficients use the projected area and moments are about --ref-point (default
+ * the origin of the aero geometry's frame).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,20 +27,37 @@ static const char polar_usage[] =
     "usage: awesim polar [options] AERO.yaml\n"
     "\n"
     "Compute the wing polar of an aero geometry with the Vortex Step Method; CSV on stdout:\n"
-    "alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged\n"
+    "alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged,start\n"
     "\n"
     "  --vsm-settings FILE     solver settings (default: vsm_settings.yaml beside AERO.yaml, if any)\n"
     "  --alpha START:STOP:STEP angles of attack [deg] (default -5:20:1)\n"
-    "  --beta DEG              sideslip [deg] (default 0)\n"
+    "  --beta DEG|START:STOP:STEP  sideslip [deg] (default: condition.beta, 0)\n"
     "  --speed M/S             apparent wind speed (default: condition.wind_speed, 10)\n"
+    "  --ref-point X,Y,Z       moment reference point [m], aero geometry frame (default 0,0,0)\n"
     "  --method vsm|llt        evaluation at 3/4 chord (VSM) or 1/4 chord (lifting line)\n"
+    "  --correct-aoa yes|no    VSM force directions from the 1/4-chord flow (default:\n"
+    "                          solver_settings.correct_aoa, yes; no = the Python VSM's default)\n"
     "  --solver loop|newton    circulation solver (default: solver_settings.solver_type)\n"
     "  --panels N              number of spanwise panels\n"
-    "  --distribution linear|cosine|split_provided  panel distribution\n"
+    "  --distribution linear|uniform|cosine|split_provided  panel distribution (uniform = linear)\n"
     "  --spanwise              per-panel results instead (one row per angle and panel)\n"
     "  -h, --help              show this help\n"
     "\n"
-    "Exit status 1 if any angle did not converge (its row is written with converged=0).\n";
+    "Each angle starts cold; start=continued marks an angle reached by continuation from 0 deg\n"
+    "after the cold start failed. Exit status 1 if any angle did not converge (converged=0).\n";
+
+
+/* "A,B,C" -> three finite numbers. */
+static int parse_vec3(const char *s, double v[3]) {
+  char *end;
+  for (int k = 0; k < 3; k++) {
+    v[k] = strtod(s, &end);
+    if (end == s || !isfinite(v[k])) return -1;
+    if (k < 2 && *end != ',') return -1;
+    s = end + 1;
+  }
+  return *end ? -1 : 0;
+}
 
 
 static int parse_range(const char *s, double *a, double *b, double *c) {
@@ -51,18 +76,57 @@ static int parse_range(const char *s, double *a, double *b, double *c) {
 }
 
 
+/* One polar point: the result of the reported solve (its arrays live in the wing). */
+typedef struct {
+  awe_vsm_result r;
+  int st, conv, continued;
+} polar_point;
+
+
+/* Continuation to (alpha, beta): cold at alpha 0, then steps of at most 1 deg, each from the
+ * last circulation (g: n_panels scratch). */
+static void solve_continued(awe_vsm_wing *w, double speed, double alpha, double beta,
+                            const double om[3], const double ref[3], double *g, polar_point *p) {
+  const int steps = (int)ceil(fabs(alpha) - 1e-9);
+  double va[3];
+  awe_vsm_wing_reset(w);
+  awe_vsm_va_from_angles(speed, 0.0, beta, va);
+  p->st = awe_vsm_solve(w, va, om, ref, &p->r);
+  for (int k = 1; k <= steps && p->r.converged && p->st >= 0; k++) {
+    memcpy(g, p->r.gamma, (size_t)p->r.n_panels*sizeof(double));
+    awe_vsm_va_from_angles(speed, k == steps ? alpha : alpha*k/steps, beta, va);
+    p->st = awe_vsm_solve_from(w, va, om, ref, g, &p->r);
+  }
+  p->conv = p->r.converged && p->st >= 0;
+  p->continued = 1;
+}
+
+
+/* max |a - b| / max |a| over n values */
+static double rel_diff(const double *a, const double *b, int n) {
+  double d = 0.0, m = 1e-12;
+  for (int i = 0; i < n; i++) {
+    d = fmax(d, fabs(a[i] - b[i]));
+    m = fmax(m, fabs(a[i]));
+  }
+  return d/m;
+}
+
+
 int awe_cmd_polar(int argc, char **argv) {
   const char *aero = NULL, *vsm_file = NULL, *method = NULL, *solver = NULL, *dist = NULL;
-  double a0 = -5, a1 = 20, da = 1, beta = 0, speed = NAN;
+  const char *alpha_range = NULL, *beta_range = NULL, *ref_str = NULL, *corr = NULL;
+  double a0 = -5, a1 = 20, da = 1, b0 = 0, b1 = 0, db = 1, speed = NAN, ref[3] = {0, 0, 0};
   int panels = 0, spanwise = 0;
-  const char *alpha_range = NULL;
   double npanels = NAN;
   const awe_cli_opt opts[] = {
       {"--vsm-settings", NULL, AWE_CLI_STR, &vsm_file, NULL},
       {"--alpha", NULL, AWE_CLI_STR, &alpha_range, NULL},
-      {"--beta", NULL, AWE_CLI_NUM, &beta, NULL},
+      {"--beta", NULL, AWE_CLI_STR, &beta_range, NULL},
       {"--speed", NULL, AWE_CLI_NUM, &speed, NULL},
+      {"--ref-point", NULL, AWE_CLI_STR, &ref_str, NULL},
       {"--method", NULL, AWE_CLI_STR, &method, NULL},
+      {"--correct-aoa", NULL, AWE_CLI_STR, &corr, NULL},
       {"--solver", NULL, AWE_CLI_STR, &solver, NULL},
       {"--panels", NULL, AWE_CLI_NUM, &npanels, NULL},
       {"--distribution", NULL, AWE_CLI_STR, &dist, NULL},
@@ -76,16 +140,31 @@ int awe_cmd_polar(int argc, char **argv) {
             "and STEP > 0 (degrees)\n", alpha_range);
     return 2;
   }
-  if (fabs(beta) >= 90) {
-    fprintf(stderr, "awesim polar: --beta %g: expected an angle in (-90, 90) degrees\n", beta);
-    return 2;
+  if (beta_range) {
+    char *end;
+    b0 = b1 = strtod(beta_range, &end);
+    int bad = end == beta_range || (*end && parse_range(beta_range, &b0, &b1, &db));
+    if (bad || !isfinite(b0) || fabs(b0) >= 90 || fabs(b1) >= 90) {
+      fprintf(stderr, "awesim polar: --beta '%s': expected an angle or START:STOP:STEP in "
+              "(-90, 90) degrees\n", beta_range);
+      return 2;
+    }
   }
   if (!isnan(speed) && (!(speed > 0) || speed > 1000)) {
     fprintf(stderr, "awesim polar: --speed %g: expected a speed in (0, 1000] m/s\n", speed);
     return 2;
   }
+  if (ref_str && parse_vec3(ref_str, ref)) {
+    fprintf(stderr, "awesim polar: --ref-point '%s': expected X,Y,Z (three numbers, metres)\n",
+            ref_str);
+    return 2;
+  }
   if (method && strcmp(method, "vsm") && strcmp(method, "llt")) {
     fprintf(stderr, "awesim polar: --method '%s': expected vsm or llt\n", method);
+    return 2;
+  }
+  if (corr && strcmp(corr, "yes") && strcmp(corr, "no")) {
+    fprintf(stderr, "awesim polar: --correct-aoa '%s': expected yes or no\n", corr);
     return 2;
   }
   if (solver && strcmp(solver, "loop") && strcmp(solver, "newton")) {
@@ -99,8 +178,9 @@ int awe_cmd_polar(int argc, char **argv) {
     }
     panels = (int)npanels;
   }
-  if (dist && strcmp(dist, "linear") && strcmp(dist, "cosine") && strcmp(dist, "split_provided")) {
-    fprintf(stderr, "awesim polar: --distribution '%s': expected linear, cosine or "
+  if (dist && strcmp(dist, "linear") && strcmp(dist, "uniform") && strcmp(dist, "cosine") &&
+      strcmp(dist, "split_provided")) {
+    fprintf(stderr, "awesim polar: --distribution '%s': expected linear (uniform), cosine or "
             "split_provided\n", dist);
     return 2;
   }
@@ -128,14 +208,25 @@ int awe_cmd_polar(int argc, char **argv) {
   awe_diag_free(&warn);
   awe_vsm_settings vs = s->vsm;
   if (method) vs.model = !strcmp(method, "llt") ? AWE_VSM_MODEL_LLT : AWE_VSM_MODEL_VSM;
+  if (corr) vs.correct_aoa = !strcmp(corr, "yes");
   if (solver) vs.solver = !strcmp(solver, "newton") ? AWE_VSM_SOLVER_NEWTON : AWE_VSM_SOLVER_LOOP;
   if (panels) vs.n_panels = panels;
   if (dist)
-    vs.distribution = !strcmp(dist, "cosine")   ? AWE_DIST_COSINE
-                      : !strcmp(dist, "linear") ? AWE_DIST_LINEAR
-                                                : AWE_DIST_SPLIT_PROVIDED;
-  vs.use_gamma_prev = 1;  /* warm start each angle from the previous one */
+    vs.distribution = !strcmp(dist, "cosine")           ? AWE_DIST_COSINE
+                      : !strcmp(dist, "split_provided") ? AWE_DIST_SPLIT_PROVIDED
+                                                        : AWE_DIST_LINEAR;
+  vs.use_gamma_prev = 0;  /* cold starts; continuation passes its circulation explicitly */
   if (isnan(speed)) speed = vs.wind_speed > 0 ? vs.wind_speed : 10.0;
+  /* the settings' condition: beta the default sideslip, yaw_rate a body rate about z
+   * (condition.alpha is VortexStepMethod.jl's single example angle; the polar sweeps --alpha) */
+  if (!beta_range) b0 = b1 = vs.beta_deg;
+  if (!(fabs(b0) < 90) || !(fabs(vs.yaw_rate_deg) < 1e4)) {
+    fprintf(stderr, "awesim polar: condition.beta %g / condition.yaw_rate %g: expected |beta| < "
+            "90 deg and |yaw_rate| < 1e4 deg/s\n", b0, vs.yaw_rate_deg);
+    awe_spec_free(s);
+    return 2;
+  }
+  const double om[3] = {0.0, 0.0, vs.yaw_rate_deg*M_PI/180.0};
   awe_vsm_wing *w = awe_aero_wing_from_spec(&s->aero, &vs, &err);
   if (!w) {
     awe_spec_free(s);
@@ -143,42 +234,82 @@ int awe_cmd_polar(int argc, char **argv) {
   }
   if (spanwise)
     printf("alpha[deg],beta[deg],panel,y[m],chord[m],gamma[m^2/s],alpha_panel[deg],cl,cd,cm,"
-           "Fx[N],Fy[N],Fz[N],converged\n");
+           "Fx[N],Fy[N],Fz[N],converged,start\n");
   else
-    printf("alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged\n");
-  int nbad = 0;
-  long n = (long)floor((a1 - a0) / da + 1e-9) + 1;
+    printf("alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged,start\n");
   awe_vsm_geometry g;
   awe_vsm_wing_geometry(w, &g);
-  for (long k = 0; k < n; k++) {
-    double alpha = a0 + (double)k * da;
-    double va[3];
-    awe_vsm_va_from_angles(speed, alpha, beta, va);
-    awe_vsm_result r;
-    int st = awe_vsm_solve(w, va, NULL, NULL, &r);
-    int conv = r.converged && st >= 0;
-    if (!conv) {
-      nbad++;
-      fprintf(stderr, "awesim polar: alpha %g deg: %s (residual %.3g after %d iterations)\n",
-              alpha, awe_vsm_strstatus(st), r.residual, r.iterations);
-      /* a failed angle must not poison the next warm start */
-      awe_vsm_wing_reset_gamma(w);
-    }
-    if (spanwise) {
-      awe_vsm_wing_geometry(w, &g);
-      for (int p = 0; p < r.n_panels; p++)
-        printf("%.9g,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", alpha, beta,
-               p + 1, g.aero_center[3 * p + 1], g.chord[p], r.gamma[p],
-               r.alpha[p] * 180.0 / M_PI, r.cl[p], r.cd[p], r.cm[p], r.panel_force[3 * p],
-               r.panel_force[3 * p + 1], r.panel_force[3 * p + 2], conv);
-    } else {
-      printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", alpha, beta, r.CL, r.CD, r.CS,
-             r.CM[0], r.CM[1], r.CM[2], conv);
+  const int np = g.n_panels;
+  double *gprev = malloc(3*(size_t)np*sizeof(double));
+  if (!gprev) {
+    awe_vsm_wing_free(w);
+    awe_spec_free(s);
+    fprintf(stderr, "awesim polar: out of memory\n");
+    return 70;
+  }
+  double *gcheck = gprev + np, *gscr = gprev + 2*np;
+  int nbad = 0, nbranch = 0;
+  const long na = (long)floor((a1 - a0)/da + 1e-9) + 1;
+  const long nb = (long)floor((b1 - b0)/db + 1e-9) + 1;
+  for (long kb = 0; kb < nb; kb++) {
+    const double beta = b0 + (double)kb*db;
+    int have_prev = 0, prev_stalled = 0;
+    for (long k = 0; k < na; k++) {
+      const double alpha = a0 + (double)k*da;
+      double va[3];
+      awe_vsm_va_from_angles(speed, alpha, beta, va);
+      polar_point p = {0};
+      awe_vsm_wing_reset(w);
+      p.st = awe_vsm_solve(w, va, om, ref, &p.r);
+      p.conv = p.r.converged && p.st >= 0;
+      if (!p.conv && alpha != 0.0) solve_continued(w, speed, alpha, beta, om, ref, gscr, &p);
+      if (!p.conv) {
+        nbad++;
+        fprintf(stderr, "awesim polar: alpha %g deg, beta %g deg: %s (residual %.3g after %d "
+                "iterations)\n", alpha, beta, awe_vsm_strstatus(p.st), p.r.residual,
+                p.r.iterations);
+      }
+      const char *start = p.continued ? "continued" : "cold";
+      const awe_vsm_result *r = &p.r;
+      if (spanwise) {
+        awe_vsm_wing_geometry(w, &g);
+        for (int i = 0; i < r->n_panels; i++)
+          printf("%.9g,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%s\n", alpha,
+                 beta, i + 1, g.aero_center[3*i + 1], g.chord[i], r->gamma[i],
+                 r->alpha[i]*180.0/M_PI, r->cl[i], r->cd[i], r->cm[i], r->panel_force[3*i],
+                 r->panel_force[3*i + 1], r->panel_force[3*i + 2], p.conv, start);
+      } else {
+        printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%s\n", alpha, beta, r->CL, r->CD,
+               r->CS, r->CM[0], r->CM[1], r->CM[2], p.conv, start);
+      }
+      /* branch check where a section is past its maximum lift, here or at the previous angle:
+       * the same angle once more from the previous angle's circulation */
+      const int stalled = p.conv && p.r.n_stalled > 0;
+      if (p.conv && have_prev && (stalled || prev_stalled)) {
+        const double cl = p.r.CL;
+        memcpy(gcheck, p.r.gamma, (size_t)np*sizeof(double));
+        awe_vsm_result rc2;
+        int st2 = awe_vsm_solve_from(w, va, om, ref, gprev, &rc2);
+        if (rc2.converged && st2 >= 0 && rel_diff(gcheck, rc2.gamma, np) > 1e-3 &&
+            !nbranch++)
+          fprintf(stderr, "awesim polar: alpha %g deg, beta %g deg: two converged solutions, "
+                  "CL %.4g from the %s start and CL %.4g continued from %g deg; the first is "
+                  "reported (further angles with two branches are counted at the end)\n",
+                  alpha, beta, cl, start, rc2.CL, alpha - da);
+        memcpy(gprev, gcheck, (size_t)np*sizeof(double));
+      } else if (p.conv) {
+        memcpy(gprev, p.r.gamma, (size_t)np*sizeof(double));
+      }
+      have_prev = p.conv;
+      prev_stalled = stalled;
     }
   }
   fflush(stdout);
+  free(gprev);
   awe_vsm_wing_free(w);
   awe_spec_free(s);
-  if (nbad) fprintf(stderr, "awesim polar: %d of %ld angles did not converge\n", nbad, n);
+  if (nbranch > 1)
+    fprintf(stderr, "awesim polar: %d angles have two converged solutions\n", nbranch);
+  if (nbad) fprintf(stderr, "awesim polar: %d of %ld angles did not converge\n", nbad, na*nb);
   return nbad ? 1 : 0;
 }

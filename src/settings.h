@@ -60,8 +60,8 @@
   X(winch, inertia_total, D, 0, "kg m^2", "inertia seen from the motor")                    \
   X(winch, f_coulomb, D, 122.0, "N", "Coulomb friction")                                    \
   X(winch, c_vf, D, 30.6, "N s/m", "viscous friction coefficient")                          \
-  X(winch, p_speed, D, 0, "-", "speed controller P gain")                                   \
-  X(winch, i_speed, D, 0, "-", "speed controller I gain")                                   \
+  X(winch, p_speed, D, 0, "-", "speed controller P gain (unused: speed winches follow input)")\
+  X(winch, i_speed, D, 0, "-", "speed controller I gain (unused: speed winches follow input)")\
   X(winch, v_min, D, 0.1, "m/s", "speed below which the brake acts")                        \
   X(environment, v_wind, D, 0, "m/s", "wind speed at h_ref")                                \
   X(environment, upwind_dir, D, 0, "deg", "upwind direction (-90 = wind toward +x)")        \

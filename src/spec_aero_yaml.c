@@ -197,8 +197,16 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
   if (root->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "aero geometry must be a mapping with wing_sections and wing_airfoils");
-  static const char *const top[] = {"wing_sections", "wing_airfoils"};
-  AWE_TRY(awe_ymap_check_keys(root, "aero geometry", top, 2, err));
+  static const char *const top[] = {"wing_sections", "wing_airfoils", "bridle_nodes",
+                                    "bridle_lines", "bridle_connections"};
+  AWE_TRY(awe_ymap_check_keys(root, "aero geometry", top, 5, err));
+  /* the Python Vortex-Step-Method's bridle drag: awesim's bridle lives in the structure */
+  for (int k = 2; k < 5; k++) {
+    const awe_ynode *b = awe_ymap_get(root, top[k]);
+    if (b)
+      awe_warn(&s->warnings, &b->loc, "aero geometry: '%s' is ignored (awesim models the "
+               "bridle in the structural geometry, with its line drag)", top[k]);
+  }
 
   /* sections */
   static const char *const scols[] = {"airfoil_id", "LE_x", "LE_y", "LE_z",

@@ -249,6 +249,16 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
       if (sd && sd->kind != AWE_Y_NULL)
         AWE_TRY(awe_ynode_vec(sd, "wings[1].spanwise_direction", 3, v->spanwise_direction, err));
       AWE_TRY(opt_boolv(w0, "remove_nan", "wings[1]", &v->remove_nan, err));
+      // VortexStepMethod.jl wing options awesim does not have: said once, not silently dropped
+      static const char *const unused[] = {"n_groups", "grouping_method", "dat_file",
+                                           "use_prior_polar", "billowing_percentage",
+                                           "crease_frac", "mesh", "airfoil"};
+      for (size_t k = 0; k < AWE_ARRLEN(unused); k++) {
+        const awe_ynode *u = awe_ymap_get(w0, unused[k]);
+        if (u && u->kind != AWE_Y_NULL)
+          awe_warn(&s->warnings, &u->loc, "wings[1].%s is not used by awesim (ignored)",
+                   unused[k]);
+      }
       const awe_ynode *ob = awe_ymap_get(w0, "obj_file");
       if (ob && ob->kind == AWE_Y_SCALAR && ob->str[0])
         return awe_err_at(err, AWE_EINVAL, &ob->loc,
@@ -280,6 +290,13 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
   AWE_TRY(opt_num(ss, "tol_reference_error", "solver_settings", &v->tol_reference_error, err));
   AWE_TRY(opt_num(ss, "relaxation_factor", "solver_settings", &v->relaxation_factor, err));
   AWE_TRY(opt_boolv(ss, "artificial_damping", "solver_settings", &v->artificial_damping, err));
+  if (v->artificial_damping) {
+    const awe_ynode *ad = awe_ymap_get(ss, "artificial_damping");
+    return awe_err_at(err, AWE_EINVAL, &ad->loc,
+                      "solver_settings.artificial_damping: true is not supported (the k2/k4 "
+                      "damping of the circulation is not implemented; allowed: false). For "
+                      "post-stall regularisation use is_with_artificial_viscosity: true");
+  }
   AWE_TRY(opt_num(ss, "k2", "solver_settings", &v->k2, err));
   AWE_TRY(opt_num(ss, "k4", "solver_settings", &v->k4, err));
   AWE_TRY(opt_num(ss, "core_radius_fraction", "solver_settings", &v->core_radius_fraction, err));
@@ -289,6 +306,20 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
   v->gamma0 = (awe_vsm_gamma0)gi;
   AWE_TRY(opt_boolv(ss, "use_gamma_prev", "solver_settings", &v->use_gamma_prev, err));
   AWE_TRY(opt_boolv(ss, "use_gamme_prev", "solver_settings", &v->use_gamma_prev, err));
+  AWE_TRY(opt_boolv(ss, "correct_aoa", "solver_settings", &v->correct_aoa, err));
+  int only_f = 0;
+  AWE_TRY(opt_boolv(ss, "calc_only_f_and_gamma", "solver_settings", &only_f, err));
+  if (only_f)
+    awe_warn(&s->warnings, &awe_ymap_get(ss, "calc_only_f_and_gamma")->loc,
+             "solver_settings.calc_only_f_and_gamma: awesim always computes all outputs "
+             "(ignored)");
+  static const char *const unused[] = {"n_panels", "flow_curvature", "atol"};
+  for (size_t k = 0; k < AWE_ARRLEN(unused); k++) {
+    const awe_ynode *u = awe_ymap_get(ss, unused[k]);
+    if (u && u->kind != AWE_Y_NULL)
+      awe_warn(&s->warnings, &u->loc, "solver_settings.%s is not used by awesim (ignored%s)",
+               unused[k], k == 0 ? "; the panel count is wings[1].n_panels" : "");
+  }
   AWE_TRY(opt_boolv(ss, "is_with_artificial_viscosity", "solver_settings",
                 &v->is_with_artificial_viscosity, err));
   AWE_TRY(opt_num(ss, "artificial_viscosity_factor", "solver_settings",

@@ -44,8 +44,13 @@
  *           finishes from the best iterate.
  *
  * Loads (vsm.md §9-10). With q_i = 1/2 rho V_eff,i^2, V_eff,i = sqrt(W_i) at the solve's
- * evaluation point: L'_i = q_i c_i cl_i, D'_i = q_i c_i cd_i, m'_i = q_i c_i^2 cm_i. Directions use
- * alpha at the 1/4 chord (VSM: recomputed with the LLT matrix at the aerodynamic centres):
+ * evaluation point: L'_i = q_i c_i cl_i, D'_i = q_i c_i cd_i, m'_i = q_i c_i^2 cm_i. Directions use,
+ * with correct_aoa (default, VSM), alpha at the 1/4 chord, recomputed with the LLT matrix at the
+ * aerodynamic centres: the Kutta-Joukowski force on the bound vortex is normal to the flow there
+ * (Gaunaa, Li, Pirrung, TORQUE 2026; VortexStepMethod.jl's default); induced drag of an elliptic
+ * wing AR 20 within -2.5 % of Prandtl's CL^2/(pi AR). Without it, the alpha of the solve (3/4
+ * chord), as the Python Vortex-Step-Method (is_aoa_corrected = False): +10.8 % on that wing, and
+ * CD +23 % on the V3 kite:
  *   e_f = normalize(cos a c + sin a n), e_L = normalize(e_f x s), e_D = normalize(y_s x e_L)
  *   (y_s = spanwise_direction), f_i = (L'_i e_L + D'_i e_D) w_i acting at the aerodynamic centre,
  *   M = sum m'_i w_i s_i + (ac_i - ref) x f_i,
@@ -378,6 +383,27 @@ static void panel_coeffs(const awe_vsm_wing *w, int i, double alpha, double *cl,
 }
 
 
+/* Angle of each panel's largest cl on a 0.1 deg grid over -20..40 deg (INFINITY when cl still
+ * rises at 40 deg): beyond it a panel is post-stall (awe_vsm_result.n_stalled). */
+static void find_clmax(awe_vsm_wing *w) {
+  const double a0 = -20.0*PI/180.0, da = 0.1*PI/180.0;
+  const int na = 600;
+  for (int i = 0; i < w->n; i++) {
+    double best = -INFINITY;
+    int kbest = na;
+    for (int k = 0; k <= na; k++) {
+      double cl;
+      panel_coeffs(w, i, a0 + k*da, &cl, NULL, NULL);
+      if (cl > best) {
+        best = cl;
+        kbest = k;
+      }
+    }
+    w->pa[i].a_clmax = kbest >= na ? INFINITY : a0 + kbest*da;
+  }
+}
+
+
 static double panel_cl(const awe_vsm_wing *w, int i, double alpha) {
   double cl;
   panel_coeffs(w, i, alpha, &cl, NULL, NULL);
@@ -516,6 +542,7 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
   awe_vsm_geom_update(w);
   awe_vsm_geom_map_panels(w);
   setup_panel_aero(w);
+  find_clmax(w);
   for (int i = 0; i < n; i++) {
     if (!(w->width[i] > 0.0) || !(w->chord[i] > 0.0)) {
       seterr(err, errsz, "vsm: panel %d has zero width or chord (coincident sections?)", i);
@@ -584,6 +611,13 @@ void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac) {
 
 void awe_vsm_wing_reset_gamma(awe_vsm_wing *w) {
   if (w) w->gam_prev_valid = 0;
+}
+
+
+void awe_vsm_wing_reset(awe_vsm_wing *w) {
+  if (!w) return;
+  w->gam_prev_valid = 0;
+  w->lu_valid = 0;
 }
 
 
@@ -1454,11 +1488,18 @@ static void compute_results(awe_vsm_wing *w, const double va[3], const double re
   const double rho = w->s.density;
   const int vsm = w->s.model == AWE_VSM_MODEL_VSM;
 
-  // section coefficients at the angle of the solve
-  for (int i = 0; i < n; i++) panel_coeffs(w, i, w->alpha[i], &w->clv[i], &w->cdv[i], &w->cmv[i]);
+  // section coefficients at the angle of the solve; panels past their maximum lift (where the
+  // circulation may have more than one solution)
+  int stalled = 0;
+  for (int i = 0; i < n; i++) {
+    panel_coeffs(w, i, w->alpha[i], &w->clv[i], &w->cdv[i], &w->cmv[i]);
+    stalled += w->alpha[i] > w->pa[i].a_clmax;
+  }
+  r->n_stalled = stalled;
 
-  // angle of attack at the aerodynamic centres (force directions)
-  if (vsm) {
+  // force directions: from the angle that gave cl (the peer's default), or with correct_aoa from
+  // the angle at the aerodynamic centres (VSM only)
+  if (vsm && w->s.correct_aoa) {
     velocity_ac(w, w->gam, w->vel);
     for (int i = 0; i < n; i++) {
       const double *v = w->vel + 3*i;

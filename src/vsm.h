@@ -67,6 +67,7 @@ typedef struct {
                             line-search trials) */
   int newton_fallback;   /* 1 if Newton failed and the relaxed loop finished the solve */
   double residual;       /* max|G(Gamma) - Gamma| / max(max|G(Gamma)|, tol_reference_error) */
+  int n_stalled;         /* panels whose cl falls with alpha at the solution (post-stall) */
 
   double force[3];       /* total aerodynamic force [N], body frame */
   double moment[3];      /* total moment about ref_point [N m], body frame */
@@ -85,7 +86,8 @@ typedef struct {
   int n_panels, n_sections;
   const double *gamma;         /* circulation [m^2/s] */
   const double *alpha;         /* angle of attack at the evaluation point of the solve [rad] */
-  const double *alpha_ac;      /* angle of attack at the 1/4-chord (force directions) [rad] */
+  const double *alpha_ac;      /* angle of the force directions [rad]: alpha, or with correct_aoa
+                                  (VSM) the angle at the 1/4-chord */
   const double *v_eff;         /* |v x s|, in-plane effective speed [m/s] */
   const double *cl, *cd, *cm;  /* section coefficients at alpha */
   const double *panel_force;   /* 3 per panel: force on the panel [N], body frame */
@@ -135,6 +137,10 @@ void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac);
 /* Forget the previous circulation (the next solve starts from s->gamma0). */
 void awe_vsm_wing_reset_gamma(awe_vsm_wing *w);
 
+/* Forget the previous circulation and Newton's kept factors: the next solve depends on its
+ * inputs alone (a cold start, bitwise reproducible). */
+void awe_vsm_wing_reset(awe_vsm_wing *w);
+
 /* Replace the numerical settings (solver, model, tolerances, density, ...). The geometry
  * settings (n_panels, distribution, spanwise_direction) are fixed at alloc and ignored here. */
 void awe_vsm_wing_set_settings(awe_vsm_wing *w, const awe_vsm_settings *s);
@@ -157,6 +163,12 @@ void awe_vsm_wing_geometry(const awe_vsm_wing *w, awe_vsm_geometry *g);
  * are filled from the last iterate and r->converged == 0. r may not be NULL. */
 int awe_vsm_solve(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
                   const double ref_point[3], awe_vsm_result *r);
+
+/* awe_vsm_solve from an explicit initial circulation gamma_start (n_panels values; NULL: as
+ * awe_vsm_solve). Continuation (a polar's neighbouring angle) and branch checks use it. */
+int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
+                       const double ref_point[3], const double *gamma_start,
+                       awe_vsm_result *r);
 
 /* Number of linearization inputs/outputs: 6 + n_sections. */
 int awe_vsm_linearize_size(const awe_vsm_wing *w);

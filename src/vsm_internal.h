@@ -19,6 +19,7 @@ typedef struct {
   awe_airfoil own;       /* Breukels with blended (t, kappa) */
   int has_polar;         /* some term is a polar table */
   double amin, amax;     /* common alpha range of the polar terms (remove_nan == 0) */
+  double a_clmax;        /* alpha of the largest cl in -20..40 deg (INFINITY: none below 40) */
 } awe_vsm_panel_aero;
 
 struct awe_vsm_wing {
@@ -125,10 +126,5 @@ void awe_vsm_geom_map_panels(awe_vsm_wing *w);
  * vc_ac are only written for the VSM model. */
 void awe_vsm_geometric_reference(const awe_vsm_wing *w, double *g_main, double *g_ac,
                                  double *vc_main, double *vc_ac);
-
-/* awe_vsm_solve with an explicit initial circulation (NULL: as awe_vsm_solve). */
-int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
-                       const double ref_point[3], const double *gamma_start,
-                       awe_vsm_result *r);
 
 #endif

@@ -7,7 +7,8 @@
  *   solver:     VSM, LOOP, density 1.225 kg/m^3, mu 1.81e-5 N s/m^2, max_iterations 1500,
  *               rtol 1e-5, tol_reference_error 1e-3, relaxation_factor 0.03,
  *               artificial_damping false (k2 0.1, k4 0.0), core_radius_fraction 0.05,
- *               type_initial_gamma_distribution ZEROS, use_gamma_prev true,
+ *               type_initial_gamma_distribution ZEROS, use_gamma_prev true, correct_aoa true
+ *               (VortexStepMethod.jl's default since 2026; the Python VSM's is false),
  *               is_with_artificial_viscosity false, artificial_viscosity_factor 0.035.
  */
 #include "vsm_settings.h"
@@ -44,6 +45,7 @@ void awe_vsm_settings_default(awe_vsm_settings *s) {
   s->core_radius_fraction = 0.05;
   s->gamma0 = AWE_GAMMA0_ZEROS;
   s->use_gamma_prev = 1;
+  s->correct_aoa = 1;
   s->is_with_artificial_viscosity = 0;
   s->artificial_viscosity_factor = 0.035;
 }

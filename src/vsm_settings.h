@@ -42,6 +42,8 @@ typedef struct {
   double core_radius_fraction;
   awe_vsm_gamma0 gamma0;
   int use_gamma_prev;
+  int correct_aoa;          /* force directions from alpha at the 1/4 chord (VSM; default 1),
+                               else from the 3/4-chord alpha of the solve (Python VSM) */
   int is_with_artificial_viscosity;
   double artificial_viscosity_factor;
 } awe_vsm_settings;

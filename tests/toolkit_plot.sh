@@ -175,6 +175,16 @@ check "sweep plot --x --by --y: $(cat "$T/err")" png_ok "$T/sw2.png" 1600 1000
 "$PLOT" "$T/sw" --y nosuch -o "$T/x.png" 2>"$T/err"
 check "sweep plot: unknown column exit 2" [ $? -eq 2 ]
 
+# a polar CSV of awesim polar, with another polar (the recorded Python VSM table) on its axes;
+# unconverged rows are left out and counted in the legend
+"$AWESIM" polar tests/data/polar/rect_inviscid.yaml --vsm-settings tests/data/polar/vsm_settings.yaml \
+  --alpha -4:10:2 --panels 10 >"$T/pol.csv" 2>/dev/null
+"$PLOT" "$T/pol.csv" --with tests/data/vsm_peer/v3_cfd_alpha.csv -o "$T/pol.png" --size 640x480 2>"$T/err"
+check "polar plot: $(cat "$T/err")" png_ok "$T/pol.png" 640 480
+"$PLOT" "$T/pol.csv" --size 320x240 2>"$T/err" && check "polar plot default name" png_ok "$T/pol.png" 320 240
+"$PLOT" "$T/a.h5" --with "$T/pol.csv" -o "$T/x.png" 2>"$T/err"
+check "--with on an HDF5 log: exit 2" [ $? -eq 2 ]
+
 # errors and exit codes
 "$PLOT" "$T/a.h5" --channels 'points.balloon.pos.q' -o "$T/x.png" 2>"$T/err"
 rc=$?

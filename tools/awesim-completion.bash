@@ -16,8 +16,8 @@ _awesim_fallback_commands="check simulate polar linearize step-response"
 declare -A _awesim_fallback_options=(
   [check]="--set -q --quiet -h --help"
   [simulate]="-o --output --csv --csv= --set --summary-json -q --quiet -h --help"
-  [polar]="--vsm-settings --alpha --beta --speed --method --solver --panels --distribution
-    --spanwise -h --help"
+  [polar]="--vsm-settings --alpha --beta --speed --ref-point --method --correct-aoa --solver
+    --panels --distribution --spanwise -h --help"
   [linearize]="--at --tol --allow-nonequilibrium --keep-torque --inputs --outputs -o --lin --csv
     --csv= --set -q --quiet -h --help"
   [step-response]="--input --amplitude --at --duration --band --outputs --compare-linear
@@ -181,7 +181,7 @@ _awesim_main() {
       fi
       return 0 ;;
     --vsm-settings) _awesim_files "$cur" "yaml|yml"; return 0 ;;
-    --inputs|--outputs|--input|--alpha|--beta|--speed|--panels|--at|--amplitude|--duration|\
+    --inputs|--outputs|--input|--alpha|--beta|--speed|--panels|--ref-point|--at|--amplitude|--duration|\
     --band|--tol)
       return 0 ;;
     -*)
@@ -194,7 +194,7 @@ _awesim_main() {
       case $prev in
         --method) _awesim_words "$cur" "vsm llt"; return 0 ;;
         --solver) _awesim_words "$cur" "loop newton"; return 0 ;;
-        --distribution) _awesim_words "$cur" "linear cosine split_provided"; return 0 ;;
+        --distribution) _awesim_words "$cur" "linear uniform cosine split_provided"; return 0 ;;
       esac ;;
   esac
   if [[ $cur == -* ]]; then
