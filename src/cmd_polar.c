@@ -148,6 +148,9 @@ int awe_cmd_polar(int argc, char **argv) {
     printf("alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged\n");
   int nbad = 0;
   long n = (long)floor((a1 - a0) / da + 1e-9) + 1;
+  /* a signal ends the polar after the current angle (and a long solve at once) */
+  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
+  awe_vsm_wing_set_stop(w, stop);
   awe_vsm_geometry g;
   awe_vsm_wing_geometry(w, &g);
   for (long k = 0; k < n; k++) {
@@ -156,6 +159,12 @@ int awe_cmd_polar(int argc, char **argv) {
     awe_vsm_va_from_angles(speed, alpha, beta, va);
     awe_vsm_result r;
     int st = awe_vsm_solve(w, va, NULL, NULL, &r);
+    if (*stop) {
+      fflush(stdout);
+      fprintf(stderr, "awesim: interrupted by %s at alpha %g deg (%ld of %ld angles done)\n",
+              awe_cli_signal_name((int)*stop), alpha, k, n);
+      break;
+    }
     int conv = r.converged && st >= 0;
     if (!conv) {
       nbad++;
@@ -179,6 +188,7 @@ int awe_cmd_polar(int argc, char **argv) {
   fflush(stdout);
   awe_vsm_wing_free(w);
   awe_spec_free(s);
+  if (*stop) return 128 + (int)*stop;
   if (nbad) fprintf(stderr, "awesim polar: %d of %ld angles did not converge\n", nbad, n);
   return nbad ? 1 : 0;
 }

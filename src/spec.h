@@ -208,6 +208,9 @@ typedef struct {
   int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */
   int steady_state;
   double steady_state_time; /* [s] of the settling march */
+  double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */
+  double max_wall_time;   /* [s], NAN = no limit */
+  double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
 } awe_run_spec;
 
 typedef struct {
