@@ -135,6 +135,7 @@ typedef struct {
   double pos_cad[3];
   int has_pos_cad;
   awe_loc loc;
+  awe_loc damping_loc[2];  /* angular_damping, y_damping set by a scenario (file NULL: not) */
 } awe_wing_spec;
 
 typedef struct {

@@ -298,6 +298,11 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
     }
     AWE_TRY(num(v, "angular_damping", sec, &W->angular_damping, 0, err));
     AWE_TRY(num(v, "y_damping", sec, &W->y_damping, 0, err));
+    static const char *const dk[2] = {"angular_damping", "y_damping"};
+    for (int j = 0; j < 2; j++) { /* where a damping was set, for model_validate's warning */
+      const awe_ynode *d = awe_ymap_get(v, dk[j]);
+      if (d && d->kind != AWE_Y_NULL) W->damping_loc[j] = d->loc;
+    }
   }
   return AWE_OK;
 }
