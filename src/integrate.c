@@ -519,8 +519,8 @@ void awe_integrator_reset(awe_integrator *it) {
 void awe_integrator_set_guard(awe_integrator *it, awe_guard *g) { it->guard = g; }
 
 
-/* the state whose local error limits the step most: max |err_i| / (atol + rtol |y_i|) */
-static int limiting_state(const awe_integrator *it, const double *y) {
+int awe_integrator_limiting_state(const awe_integrator *it, const double *y) {
+  if (!it->d) return -1;
   const double *e = it->d->e->yerr;
   double best = -1.0;
   int k = -1;
@@ -547,7 +547,7 @@ static const awe_var *state_var(const awe_model *m, int k) {
 /* trip the guard (not NULL) for a step below the floor (or a stepper that gave up) */
 static void trip_step_size(awe_integrator *it, double t, double h, const double *y, int gave_up) {
   char name[256] = "", what[400] = "";
-  int k = limiting_state(it, y);
+  int k = awe_integrator_limiting_state(it, y);
   if (k >= 0) {
     awe_state_name(it->ctx->m, k, name, sizeof(name));
     snprintf(what, sizeof(what), "; the step is limited by %s = %.6g", name, y[k]);
@@ -770,9 +770,15 @@ static awe_status fail_msg(awe_sim *s, int st, awe_err *err) {
   if (st == AWE_RHS_RETRY && w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count)
     return awe_err_set(err, AWE_EINTEG, "t = %.9g s: quasi-static force balance did not converge",
                        s->t);
+  char what[400] = "";
+  k = awe_integrator_limiting_state(s->it, s->y);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; largest local error in %s = %.6g", name, s->y[k]);
+  }
   return awe_err_set(err, AWE_EINTEG, "t = %.9g s: stepper %s failed in %s: GSL reported "
-                     "'%s' (status %d)", s->t, awe_integrator_name(s->it),
-                     awe_guard_phase_text(s->guard.phase), gsl_strerror(st), st);
+                     "'%s' (status %d)%s", s->t, awe_integrator_name(s->it),
+                     awe_guard_phase_text(s->guard.phase), gsl_strerror(st), st, what);
 }
 
 

@@ -91,6 +91,10 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]);
  * stop" code, which every stepper passes straight up). */
 #define AWE_INTEG_GUARD GSL_EBADFUNC
 
+/* The state whose local error estimate of the last step, relative to its tolerance
+ * (abs_tol + rel_tol |y_i|), is largest: the one that limits the step size; -1 if none. */
+int awe_integrator_limiting_state(const awe_integrator *it, const double *y);
+
 /* Watch g (borrowed; NULL: none) in every call of it. */
 void awe_integrator_set_guard(awe_integrator *it, awe_guard *g);
 

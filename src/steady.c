@@ -257,9 +257,15 @@ static awe_status march_fail(awe_sim *s, int st, double tau, awe_err *err) {
     return awe_err_set(err, AWE_ENOCONV, "steady state: the settling march failed at %.6g s: "
                        "non-finite %s", tau, name);
   }
+  char what[400] = "";
+  k = awe_integrator_limiting_state(s->it, s->y);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; largest local error in %s = %.6g", name, s->y[k]);
+  }
   return awe_err_set(err, AWE_ENOCONV, "steady state: the settling march failed at %.6g s: "
-                     "stepper %s reported '%s' (status %d)", tau, awe_integrator_name(s->it),
-                     gsl_strerror(st), st);
+                     "stepper %s reported '%s' (status %d)%s", tau, awe_integrator_name(s->it),
+                     gsl_strerror(st), st, what);
 }
 
 
