@@ -1,13 +1,79 @@
 /* cli.c: shared command-line helpers: printing diagnostics, loading a model for a command. */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "load.h"
 #include "yaml_doc.h"
+
+
+/* The one piece of global mutable state in awesim: a signal handler can only talk to the
+ * program through a volatile sig_atomic_t with static storage (C11 7.14.1.1). It holds the
+ * number of the signal received (SIGINT/SIGTERM), 0 until then; the library only reads it,
+ * through the pointer the commands pass down. */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+
+const volatile sig_atomic_t *awe_cli_catch_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  return &stop_signal;
+}
+
+
+int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop) {
+  if (err->code != AWE_EINTR) return awe_cli_fail(err);
+  int sig = stop ? (int)*stop : 0;
+  if (strncmp(err->msg, "interrupted", 11) == 0)
+    fprintf(stderr, "awesim: %s\n", err->msg);
+  else
+    fprintf(stderr, "awesim: interrupted by %s (%s)\n", awe_cli_signal_name(sig), err->msg);
+  return sig > 0 ? 128 + sig : awe_exit_code(AWE_EINTR);
+}
+
+
+const char *awe_cli_signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+
+awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err) {
+  struct stat sb;
+  if (!path || !*path) return awe_err_set(err, AWE_EIO, "empty output file name");
+  if (stat(path, &sb) == 0) {
+    if (S_ISDIR(sb.st_mode)) return awe_err_set(err, AWE_EIO, "%s: Is a directory", path);
+    if (access(path, W_OK) != 0)
+      return awe_err_set(err, AWE_EIO, "%s: cannot write: %s", path, strerror(errno));
+    return AWE_OK;
+  }
+  char dir[4096];
+  snprintf(dir, sizeof(dir), "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash) snprintf(dir, sizeof(dir), ".");
+  else if (slash == dir) dir[1] = 0;
+  else *slash = 0;
+  if (stat(dir, &sb) != 0 && mkdir_parent) mkdir(dir, 0777);
+  if (stat(dir, &sb) != 0)
+    return awe_err_set(err, AWE_EIO, "%s: cannot create: directory %s: %s", path, dir,
+                       strerror(errno));
+  if (!S_ISDIR(sb.st_mode))
+    return awe_err_set(err, AWE_EIO, "%s: cannot create: %s is not a directory", path, dir);
+  if (access(dir, W_OK | X_OK) != 0)
+    return awe_err_set(err, AWE_EIO, "%s: cannot create in %s: %s", path, dir, strerror(errno));
+  return AWE_OK;
+}
 
 
 void awe_cli_print_warnings(const awe_diag *d) {

@@ -2,6 +2,7 @@
 #ifndef AWE_CLI_H
 #define AWE_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "linearize.h"
@@ -66,6 +67,24 @@ awe_status awe_cli_operating_point(awe_sim *sim, double at, int keep_torque, int
  * valid (usage; err says why) or 1 on another error. */
 int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin_chan **yc,
                     int *ny, awe_err *err);
+
+/* Catch SIGINT and SIGTERM from now on: the handler only stores the signal number in the
+ * flag returned (0 until a signal arrives), which the commands hand to their loops
+ * (awe_sim_set_stop, awe_lin_problem.stop) and turn into exit 128 + signal. */
+const volatile sig_atomic_t *awe_cli_catch_signals(void);
+
+/* Report a failed command: AWE_EINTR as "awesim: interrupted ..." with exit 128 + the signal
+ * in *stop (130 when unknown), anything else as awe_cli_fail. */
+int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop);
+
+/* Name of a caught signal ("SIGINT", "SIGTERM"). */
+const char *awe_cli_signal_name(int sig);
+
+/* Check before any long work that output file path can be written: not a directory, its
+ * directory exists (mkdir_parent: created when missing, one level, as `simulate` does) and is
+ * writable, an existing file is writable. Nothing is created or truncated but that directory.
+ * AWE_EIO with "PATH: REASON" on failure. */
+awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err);
 
 /* Load scenario + --set overrides, build and validate the model, print warnings.
  * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */

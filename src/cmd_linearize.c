@@ -140,8 +140,18 @@ int awe_cmd_linearize(int argc, char **argv) {
   int nmodes = 0;
   char *cmdline = awe_cli_command_line(argc, argv);
 
+  /* every output is checked before the work, which may be long; signals stop it */
+  if (o.out && awe_cli_check_output(o.out, 0, &err)) goto fail;
+  if (o.lin && awe_cli_check_output(o.lin, 0, &err)) goto fail;
+  if (o.want_csv && o.csv && *o.csv) {
+    char a[4096];
+    snprintf(a, sizeof(a), "%s_A.csv", o.csv);
+    if (awe_cli_check_output(a, 0, &err)) goto fail;
+  }
+  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
   sim = awe_sim_alloc(m, NULL, &err);
   if (!sim) goto fail;
+  awe_sim_set_stop(sim, stop);
   if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
 
   /* channels */
@@ -163,7 +173,7 @@ int awe_cmd_linearize(int argc, char **argv) {
   awe_lin_model_init(&lm, m, sim->w, 0);
   awe_lin_problem p = {.xl = &m->reg.state, .ul = &m->reg.input, .yl = &m->reg.output,
                        .eval = awe_lin_model_eval, .ctx = &lm, .uc = uc, .nu = nu, .yc = yc,
-                       .ny = ny, .integrating = awe_lin_model_integrating};
+                       .ny = ny, .integrating = awe_lin_model_integrating, .stop = stop};
 
   /* equilibrium check before the work */
   {
@@ -239,7 +249,7 @@ fail_usage:
   rc = 2;
   goto out;
 fail:
-  rc = awe_cli_fail(&err);
+  rc = awe_cli_fail_run(&err, sim ? sim->guard.stop : NULL);
 out:
   free(modes);
   awe_linsys_free(&L);

@@ -249,9 +249,12 @@ int awe_cmd_polar(int argc, char **argv) {
   }
   double *gcheck = gprev + np, *gscr = gprev + 2*np;
   int nbad = 0, nbranch = 0;
+  /* a signal ends the polar after the current angle (and a long solve at once) */
+  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
+  awe_vsm_wing_set_stop(w, stop);
   const long na = (long)floor((a1 - a0)/da + 1e-9) + 1;
   const long nb = (long)floor((b1 - b0)/db + 1e-9) + 1;
-  for (long kb = 0; kb < nb; kb++) {
+  for (long kb = 0; kb < nb && !*stop; kb++) {
     const double beta = b0 + (double)kb*db;
     int have_prev = 0, prev_stalled = 0;
     for (long k = 0; k < na; k++) {
@@ -262,7 +265,15 @@ int awe_cmd_polar(int argc, char **argv) {
       awe_vsm_wing_reset(w);
       p.st = awe_vsm_solve(w, va, om, ref, &p.r);
       p.conv = p.r.converged && p.st >= 0;
-      if (!p.conv && alpha != 0.0) solve_continued(w, speed, alpha, beta, om, ref, gscr, &p);
+      if (!p.conv && alpha != 0.0 && !*stop)
+        solve_continued(w, speed, alpha, beta, om, ref, gscr, &p);
+      if (*stop) {
+        fflush(stdout);
+        fprintf(stderr, "awesim: interrupted by %s at alpha %g deg, beta %g deg (%ld of %ld "
+                "angles done)\n", awe_cli_signal_name((int)*stop), alpha, beta, kb*na + k,
+                na*nb);
+        break;
+      }
       if (!p.conv) {
         nbad++;
         fprintf(stderr, "awesim polar: alpha %g deg, beta %g deg: %s (residual %.3g after %d "
@@ -308,6 +319,7 @@ int awe_cmd_polar(int argc, char **argv) {
   free(gprev);
   awe_vsm_wing_free(w);
   awe_spec_free(s);
+  if (*stop) return 128 + (int)*stop;
   if (nbranch > 1)
     fprintf(stderr, "awesim polar: %d angles have two converged solutions\n", nbranch);
   if (nbad) fprintf(stderr, "awesim polar: %d of %ld angles did not converge\n", nbad, na*nb);

@@ -5,9 +5,11 @@
  * library (awe_sim_*); this file owns the command line, the writers, progress, the summary and
  * the signals.
  *
- * Exit status: 0 complete; 1 the run failed (non-finite state, stepper failure, steady state);
- * 2 usage; 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the
- * HDF5 file was closed with status "interrupted").
+ * Exit status: 0 complete; 1 the run failed (non-finite state, stepper failure, steady state,
+ * a limit of guard.h: step size, run.max_steps, run.max_wall_time, a diverged state); 2 usage;
+ * 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the HDF5 file was
+ * closed with status "interrupted"). A log that did not complete records the phase the run
+ * stopped in (root attribute `phase`: start, settling, simulation).
  */
 #include <errno.h>
 #include <math.h>
@@ -24,14 +26,6 @@
 #include "integrate.h"
 #include "steady.h"
 #include "writer.h"
-
-/* The one piece of global mutable state in awesim: a signal handler can only talk to the
- * program through a volatile sig_atomic_t with static storage (C11 7.14.1.1). It holds the
- * number of the signal received (SIGINT/SIGTERM), 0 until then, and is read between log
- * steps. */
-static volatile sig_atomic_t stop_signal = 0;
-
-static void on_signal(int sig) { stop_signal = sig; }
 
 static const char simulate_usage[] =
     "usage: awesim simulate [OPTIONS] SCENARIO\n"
@@ -203,6 +197,10 @@ static void write_json(const char *path, const options *o, const char *status, i
                "\"vsm_reversed_flow\": %lu, \"vsm_solves\": %lu",
             as.refreshes, as.failures, as.low_wind, as.reversed, as.solves);
   }
+  if (strcmp(status, "complete") != 0) {
+    fputs(", \"phase\": ", f);
+    json_str(f, sim->guard.phase);
+  }
   if (sim->steady_residual == sim->steady_residual)
     fprintf(f, ", \"steady_state_residual\": %.6g", sim->steady_residual);
   if (sim->m->nwinch > 0) {
@@ -262,27 +260,21 @@ int awe_cmd_simulate(int argc, char **argv) {
   const char *status = "complete";
   awe_run_status rs = AWE_RUN_COMPLETE;
 
-  /* signals: stop between log steps; a closed stdout pipe is reported by the CSV writer */
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
+  /* signals: every loop of the run polls the flag (guard.h); a closed stdout pipe is reported
+   * by the CSV writer */
+  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
   signal(SIGPIPE, SIG_IGN);
 
   sim = awe_sim_alloc(m, NULL, &err);
   if (!sim) goto fail_setup;
+  awe_sim_set_stop(sim, stop);
   const char *solver = awe_integrator_name(sim->it);
+  /* every output is checked before the run, which may be long */
+  if (o.json && awe_cli_check_output(o.json, 0, &err)) goto fail_setup;
   if (sinks_open(&k, &o, spec, m, solver, cmdline, &err)) goto fail_setup;
 
   /* initialize (and settle when run.steady_state) */
-  if (awe_sim_start(sim, &err)) {
-    status = "failed";
-    rs = AWE_RUN_FAILED;
-    rc = awe_exit_code(err.code);
-    goto done;
-  }
+  if (awe_sim_start(sim, &err)) goto fail_run;
   if (m->opt.steady_state && !o.quiet) {
     fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
             sim->steady_residual, sim->steady_acc,
@@ -306,15 +298,9 @@ int awe_cmd_simulate(int argc, char **argv) {
   long nsteps = awe_sim_log_steps(m);
   double last_progress = wall0;
   for (long step = 1; step <= nsteps; step++) {
-    if (stop_signal) break;
+    if (*stop) break;
     if (k.csv_closed && !k.h5) break; /* nobody is listening any more */
-    awe_status st = awe_sim_step(sim, awe_sim_log_time(m, step), &err);
-    if (st) {
-      status = "failed";
-      rs = AWE_RUN_FAILED;
-      rc = awe_exit_code(st);
-      goto done;
-    }
+    if (awe_sim_step(sim, awe_sim_log_time(m, step), &err)) goto fail_run;
     if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
     rows++;
     if (tty) {
@@ -326,10 +312,22 @@ int awe_cmd_simulate(int argc, char **argv) {
       }
     }
   }
-  if (stop_signal) {
+  if (*stop) {
     status = "interrupted";
     rs = AWE_RUN_INTERRUPTED;
-    rc = 128 + (int)stop_signal;
+    rc = 128 + (int)*stop;
+  }
+  goto done;
+
+fail_run:
+  if (err.code == AWE_EINTR) {
+    status = "interrupted";
+    rs = AWE_RUN_INTERRUPTED;
+    rc = 128 + (int)*stop;
+  } else {
+    status = "failed";
+    rs = AWE_RUN_FAILED;
+    rc = awe_exit_code(err.code);
   }
   goto done;
 
@@ -357,9 +355,11 @@ done:;
   snprintf(msg, sizeof(msg), "%s", err.msg);
   if (rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
   if (rs == AWE_RUN_INTERRUPTED)
-    fprintf(stderr, "awesim: interrupted by %s at t = %.9g s\n",
-            stop_signal == SIGINT ? "SIGINT" : "SIGTERM", sim->t);
+    fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
+            awe_cli_signal_name((int)*stop), sim->t, awe_guard_phase_text(sim->guard.phase));
   awe_err cerr = {0};
+  /* where an unfinished run stopped: start, settling or simulation */
+  if (rs != AWE_RUN_COMPLETE) awe_h5_set_attr_str(k.h5, "phase", sim->guard.phase, &cerr);
   awe_aero_stats ast = awe_aero_get_stats(sim->w);
   sinks_close(&k, rs, rs == AWE_RUN_FAILED ? msg : NULL, stt, sim->w->aero ? &ast : NULL, &cerr);
   if (cerr.code) {

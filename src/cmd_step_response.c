@@ -210,7 +210,7 @@ static int spring_props(const options *o, const awe_model *m, awe_sim *sim, cons
     awe_spring_props sp;
     if (awe_spring_props_eval(sim, op, t, f, dt, nsteps, o->band, &sp, &err)) {
       if (o->json) printf("]}\n");
-      rc = awe_cli_fail(&err);
+      rc = awe_cli_fail_run(&err, sim->guard.stop);
       break;
     }
     if (o->json) {
@@ -284,8 +284,15 @@ int awe_cmd_step_response(int argc, char **argv) {
   if (nsteps < 2) nsteps = 2;
   long nt = nsteps + 1;
 
+  /* the output is checked before the work, which may be long; signals stop it */
+  if (o.out && !o.spring) {
+    make_dir_of(o.out);
+    if (awe_cli_check_output(o.out, 0, &err)) goto fail;
+  }
+  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
   sim = awe_sim_alloc(m, NULL, &err);
   if (!sim) goto fail;
+  awe_sim_set_stop(sim, stop);
   if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
 
   if (o.spring) {
@@ -319,7 +326,7 @@ int awe_cmd_step_response(int argc, char **argv) {
   awe_lin_model_init(&lm, m, sim->w, 0);
   awe_lin_problem p = {.xl = &m->reg.state, .ul = &m->reg.input, .yl = &m->reg.output,
                        .eval = awe_lin_model_eval, .ctx = &lm, .uc = uc, .nu = 1, .yc = yc,
-                       .ny = ny, .integrating = awe_lin_model_integrating};
+                       .ny = ny, .integrating = awe_lin_model_integrating, .stop = stop};
   if (!o.quiet) {
     int nxm = awe_lin_nchan(&m->reg.state);
     double *dx = malloc(sizeof(double) * ((size_t)nxm + 1)), res = 0.0;
@@ -357,7 +364,11 @@ int awe_cmd_step_response(int argc, char **argv) {
   }
   if (awe_step_simulate(sim, op.x, op.u, u1, 0, dt, nsteps, ysel, ny, Y, h5 ? row_h5 : NULL,
                         h5, &err)) {
-    if (h5) awe_h5_close(h5, AWE_RUN_FAILED, err.msg, &(awe_err){0});
+    if (h5) {
+      awe_h5_set_attr_str(h5, "phase", sim->guard.phase, &(awe_err){0});
+      awe_h5_close(h5, err.code == AWE_EINTR ? AWE_RUN_INTERRUPTED : AWE_RUN_FAILED,
+                   err.code == AWE_EINTR ? NULL : err.msg, &(awe_err){0});
+    }
     h5 = NULL;
     goto fail;
   }
@@ -494,7 +505,7 @@ fail_usage:
   rc = 2;
   goto out;
 fail:
-  rc = awe_cli_fail(&err);
+  rc = awe_cli_fail_run(&err, sim ? sim->guard.stop : NULL);
 out:
   if (h5) awe_h5_close(h5, AWE_RUN_FAILED, err.msg, &(awe_err){0});
   awe_linsys_free(&L);

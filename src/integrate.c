@@ -17,6 +17,7 @@
 #include "outputs.h"
 #include "step_trbdf2.h"
 #include "steady.h"
+#include "vsm.h"
 #include "winch.h"
 #include "wing.h"
 
@@ -66,6 +67,9 @@ struct awe_integrator {
   int n;
   int nquat, multistep;      /* rigid wings (quaternion states); a multistep stepper */
   unsigned long count0, failed0; /* evolve counters already added to the statistics */
+  awe_guard *guard;          /* borrowed, or NULL (guard.h) */
+  double *xmax;              /* [n] physically possible |y| (awe_guard_bounds) */
+  double atol, rtol;
   /* sparse Jacobian: colours, and per column the rows that depend on it (CSR) */
   int ncolor;
   int *color_adr, *color_num, *color_cols;
@@ -413,14 +417,19 @@ static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], 
 static int rhs_wrapper(double t, const double y[], double dydt[], void *params);
 
 
-/* the GSL system's params is the integrator (the Jacobian needs it); the rhs forwards */
+/* the GSL system's params is the integrator (the Jacobian needs it); the rhs forwards. A
+ * tripped guard (a signal, the wall-time limit) stops the stepper at once: GSL passes
+ * GSL_EBADFUNC from the function straight up through every stepper and evolve_apply. */
 static int rhs_wrapper(double t, const double y[], double dydt[], void *params) {
   awe_integrator *it = params;
+  if (it->guard && awe_guard_poll(it->guard, t, 0)) return AWE_INTEG_GUARD;
   return awe_rhs(t, y, dydt, it->ctx);
 }
 
 
 static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], void *params) {
+  awe_integrator *it = params;
+  if (it->guard && awe_guard_poll(it->guard, t, 0)) return AWE_INTEG_GUARD;
   return awe_jacobian_fd(t, y, dfdy, dfdt, params);
 }
 
@@ -443,7 +452,11 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   it->yp = calloc((size_t)n + 1, sizeof(double));
   it->f0 = calloc((size_t)n + 1, sizeof(double));
   it->f1 = calloc((size_t)n + 1, sizeof(double));
-  if (!it->yp || !it->f0 || !it->f1) goto oom;
+  it->xmax = calloc((size_t)n + 1, sizeof(double));
+  if (!it->yp || !it->f0 || !it->f1 || !it->xmax) goto oom;
+  awe_guard_bounds(ctx->m, it->xmax);
+  it->atol = abs_tol;
+  it->rtol = rel_tol;
   if (build_coloring(it, ctx->m, ctx->w)) goto oom;
   if (n == 0) return it; /* nothing moves: awe_integrator_apply just advances t */
   it->sys.function = rhs_wrapper;
@@ -479,6 +492,7 @@ void awe_integrator_free(awe_integrator *it) {
   free(it->yp);
   free(it->f0);
   free(it->f1);
+  free(it->xmax);
   free(it);
 }
 
@@ -502,6 +516,95 @@ void awe_integrator_reset(awe_integrator *it) {
 }
 
 
+void awe_integrator_set_guard(awe_integrator *it, awe_guard *g) { it->guard = g; }
+
+
+int awe_integrator_limiting_state(const awe_integrator *it, const double *y) {
+  if (!it->d) return -1;
+  const double *e = it->d->e->yerr;
+  double best = -1.0;
+  int k = -1;
+  for (int i = 0; i < it->n; i++) {
+    double r = fabs(e[i]) / (it->atol + it->rtol * fabs(y[i]));
+    if (r > best && isfinite(r)) {
+      best = r;
+      k = i;
+    }
+  }
+  return k;
+}
+
+
+/* the variable holding scalar state k */
+static const awe_var *state_var(const awe_model *m, int k) {
+  const awe_varlist *x = &m->reg.state;
+  for (int i = 0; i < x->n; i++)
+    if (k >= x->v[i].offset && k < x->v[i].offset + x->v[i].dim) return &x->v[i];
+  return NULL;
+}
+
+
+/* trip the guard (not NULL) for a step below the floor (or a stepper that gave up) */
+static void trip_step_size(awe_integrator *it, double t, double h, const double *y, int gave_up) {
+  char name[256] = "", what[400] = "";
+  int k = awe_integrator_limiting_state(it, y);
+  if (k >= 0) {
+    awe_state_name(it->ctx->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; the step is limited by %s = %.6g", name, y[k]);
+  }
+  awe_guard *g = it->guard;
+  const char *phase = awe_guard_phase_text(g->phase);
+  if (gave_up)
+    awe_guard_trip(g, AWE_GUARD_STEP_SIZE,
+                   "step size underflow at t=%.6g s (h=%.2g): stepper %s cannot meet the "
+                   "tolerances even at the smallest step, in %s: the system is unstable or too "
+                   "stiff for %s at these tolerances%s",
+                   t, h, it->st->name, phase, it->st->name, what);
+  else
+    awe_guard_trip(g, AWE_GUARD_STEP_SIZE,
+                   "step size underflow at t=%.6g s (h=%.2g, floor %.2g) in %s: the system is "
+                   "unstable or too stiff for %s at these tolerances%s",
+                   t, h, awe_guard_step_floor(g, t), phase, it->st->name, what);
+}
+
+
+/* after an accepted step from t0 to *t (< t1: not the last one): floor, step limit, bounds */
+static int check_step(awe_integrator *it, double t0, double t, double t1, const double *y) {
+  awe_guard *g = it->guard;
+  if (!g) return 0;
+  if (awe_guard_poll(g, t, 0)) return 1;
+  double floor = awe_guard_step_floor(g, t), taken = t - t0;
+  if (t < t1 && (taken < floor || fabs(it->d->h) < floor)) {
+    trip_step_size(it, t, taken < fabs(it->d->h) ? taken : fabs(it->d->h), y, 0);
+    return 1;
+  }
+  const awe_stats *s = &it->ctx->w->stats;
+  if (g->max_steps > 0.0 && (double)(s->steps + s->rejected) > g->max_steps) {
+    awe_guard_trip(g, AWE_GUARD_STEPS,
+                   "step limit run.max_steps = %.0f reached at t = %.9g s in %s (%lu accepted, "
+                   "%lu rejected steps)", g->max_steps, t, awe_guard_phase_text(g->phase),
+                   s->steps, s->rejected);
+    return 1;
+  }
+  for (int i = 0; i < it->n; i++) {
+    if (fabs(y[i]) <= it->xmax[i] || !isfinite(y[i])) continue; /* non-finite: the caller */
+    char name[256];
+    const awe_var *v = state_var(it->ctx->m, i);
+    awe_state_name(it->ctx->m, i, name, sizeof(name));
+    awe_guard_trip(g, AWE_GUARD_RANGE,
+                   "t = %.9g s: %s = %.6g %s is beyond the physically possible range "
+                   "(|%s| <= %.6g %s: %s) in %s: the run diverged (the system is unstable, or "
+                   "the solver %s at these tolerances cannot follow it)",
+                   t, name, y[i], v ? v->unit : "", name, it->xmax[i], v ? v->unit : "",
+                   v && !strcmp(v->unit, "m/s") ? "10 x the speed of sound"
+                                                : "1000 x the model's size",
+                   awe_guard_phase_text(g->phase), it->st->name);
+    return 1;
+  }
+  return 0;
+}
+
+
 int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
   if (!it->d) {
     *t = t1;
@@ -518,8 +621,27 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
       *t = t1;
       break;
     }
+    double t0 = *t;
     st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, d->sys, t, t1, &d->h, y);
+    collect(it);
+    if (st == AWE_INTEG_GUARD) {
+      /* a stop from inside: evolve must be reset before it is used again (GSL manual) */
+      gsl_odeiv2_evolve_reset(d->e);
+      break;
+    }
+    if (st == GSL_FAILURE) {
+      /* GSL gives up when a step that fails its error test cannot shrink any further */
+      if (it->guard) {
+        trip_step_size(it, *t, d->h, y, 1);
+        st = AWE_INTEG_GUARD;
+      }
+      break;
+    }
     if (st != GSL_SUCCESS) break;
+    if (check_step(it, t0, *t, t1, y)) {
+      st = AWE_INTEG_GUARD;
+      break;
+    }
     if (it->nquat) {
       /* unit quaternions: single-step steppers are renormalised after every accepted step;
        * multistep steppers keep a history, so only a drift beyond 1e-6 (the Baumgarte term
@@ -601,6 +723,8 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   double rtol = m->opt.rel_tol > 0.0 ? m->opt.rel_tol : 1e-6;
   s->it = awe_integrator_alloc(&s->ctx, solver, h0, atol, rtol, hmax, err);
   if (!s->it) goto fail;
+  awe_guard_init(&s->guard, &m->opt);
+  awe_integrator_set_guard(s->it, &s->guard);
   return s;
 fail:
   awe_sim_free(s);
@@ -620,10 +744,17 @@ void awe_sim_free(awe_sim *s) {
 }
 
 
+void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop) {
+  s->guard.stop = stop;
+  for (int j = 0; j < s->m->nwing; j++) awe_vsm_wing_set_stop(awe_aero_vsm(s->w, j), stop);
+}
+
+
 /* message for a failed integration */
 static awe_status fail_msg(awe_sim *s, int st, awe_err *err) {
   char name[256];
   awe_work *w = s->w;
+  if (s->guard.why) return awe_guard_error(&s->guard, err);
   int k = awe_first_nonfinite(s->y, w->nx);
   if (k >= 0) {
     awe_state_name(s->m, k, name, sizeof(name));
@@ -639,8 +770,15 @@ static awe_status fail_msg(awe_sim *s, int st, awe_err *err) {
   if (st == AWE_RHS_RETRY && w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count)
     return awe_err_set(err, AWE_EINTEG, "t = %.9g s: quasi-static force balance did not converge",
                        s->t);
-  return awe_err_set(err, AWE_EINTEG, "t = %.9g s: stepper %s failed: %s", s->t,
-                     awe_integrator_name(s->it), gsl_strerror(st));
+  char what[400] = "";
+  k = awe_integrator_limiting_state(s->it, s->y);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; largest local error in %s = %.6g", name, s->y[k]);
+  }
+  return awe_err_set(err, AWE_EINTEG, "t = %.9g s: stepper %s failed in %s: GSL reported "
+                     "'%s' (status %d)%s", s->t, awe_integrator_name(s->it),
+                     awe_guard_phase_text(s->guard.phase), gsl_strerror(st), st, what);
 }
 
 
@@ -671,17 +809,22 @@ int awe_sim_aero_refresh(awe_sim *s) {
 
 awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   const awe_model *m = s->m;
+  s->guard.phase = "start";
+  if (s->guard.why != AWE_GUARD_SIGNAL) s->guard.why = AWE_GUARD_OK; /* a fresh run */
   s->t = 0.0;
   s->nstep = 0;
   awe_state_init(m, s->w, s->y);
   awe_input_default(m, s->w, s->u);
   precalc(s);
   awe_sim_aero_refresh(s);
+  if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
   if (m->opt.steady_state) {
     awe_status st = awe_steady_state(s, m->opt.steady_state_time, err);
     if (st != AWE_OK) return st;
+    s->guard.phase = "start";
     awe_aero_reset_stats(s->w);
     awe_sim_aero_refresh(s);
+    if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
   }
   awe_integrator_reset(s->it);
   s->reset_pending = 0;
@@ -695,6 +838,8 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
 
 awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   const awe_model *m = s->m;
+  s->guard.phase = "simulation";
+  if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
   /* pre-calculate: aerodynamic refresh every vsm_interval log intervals */
   if (m->opt.vsm_interval > 0 && s->nstep > 0 && s->nstep % m->opt.vsm_interval == 0) {
     precalc(s);

@@ -58,6 +58,7 @@
 #ifndef AWE_INTEGRATE_H
 #define AWE_INTEGRATE_H
 
+#include "guard.h"
 #include "rhs.h"
 
 
@@ -79,8 +80,23 @@ void awe_integrator_free(awe_integrator *it);
 void awe_integrator_reset(awe_integrator *it);
 
 /* Integrate from *t to t1 (exactly) in place. Returns the GSL status; accepted and rejected
- * steps are added to the workspace statistics. */
+ * steps are added to the workspace statistics. With a guard (awe_integrator_set_guard), every
+ * right-hand-side call polls it, and every accepted step is checked against the step-size
+ * floor, the step limit and the state bounds (guard.h); a trip returns AWE_INTEG_GUARD at the
+ * last accepted state, with the reason in the guard. A stepper that gives up (GSL_FAILURE:
+ * the tolerance cannot be met at the smallest representable step) trips it too. */
 int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]);
+
+/* Returned by awe_integrator_apply when the guard tripped (it is GSL's "user function asked to
+ * stop" code, which every stepper passes straight up). */
+#define AWE_INTEG_GUARD GSL_EBADFUNC
+
+/* The state whose local error estimate of the last step, relative to its tolerance
+ * (abs_tol + rel_tol |y_i|), is largest: the one that limits the step size; -1 if none. */
+int awe_integrator_limiting_state(const awe_integrator *it, const double *y);
+
+/* Watch g (borrowed; NULL: none) in every call of it. */
+void awe_integrator_set_guard(awe_integrator *it, awe_guard *g);
 
 /* The stepper's name. */
 const char *awe_integrator_name(const awe_integrator *it);
@@ -108,10 +124,17 @@ typedef struct awe_sim {
   long nstep;              /* log intervals done (awe_sim_step calls) */
   double steady_residual;  /* max |F| of moving points after the steady-state march [N], NAN */
   double steady_acc;       /* max |acc| after it [m/s^2], NAN */
+  awe_guard guard;         /* limits and stop flag (guard.h); limits from m->opt */
 } awe_sim;
 
-/* Allocate for m. solver NULL or "" -> m->opt.solver, or AWE_DEFAULT_SOLVER if that is empty. */
+/* Allocate for m. solver NULL or "" -> m->opt.solver, or AWE_DEFAULT_SOLVER if that is empty.
+ * The guard takes its limits from m->opt and its wall clock starts here. */
 awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err);
+
+/* Let the run be stopped by a signal: stop is the flag a handler sets to the signal number
+ * (borrowed; NULL: none). Every loop of the run polls it (the integrator, the settling, the
+ * wings' VSM solves), and the run then ends with AWE_EINTR within one right-hand side. */
+void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop);
 void awe_sim_free(awe_sim *s);
 
 /* Initialize: y0, u0, the first aerodynamic refresh, the steady-state march before t = 0 when
@@ -120,7 +143,8 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err);
 
 /* Advance to t_next (> s->t) through the life cycle above; fills s->yout. On failure returns
  * AWE_EINTEG with a message naming the time and the first non-finite variable (or the stepper
- * error); s->t and s->y then hold the last accepted state. */
+ * error, or the limit of the guard that tripped), AWE_EINTR after a stop signal; s->t and s->y
+ * then hold the last accepted state. */
 awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err);
 
 /* Refresh the wings' aerodynamic models at the current state s->t, s->y (aero_coupling.h).

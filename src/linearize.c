@@ -468,6 +468,10 @@ awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const dou
   /* A, C: state perturbations */
   for (int j = 0; j < nx; j++) {
     const awe_var *v = &xl->v[xc[j].var];
+    if (p->stop && *p->stop) {
+      st = awe_err_set(err, AWE_EINTR, "linearize: interrupted by signal %d", (int)*p->stop);
+      goto done;
+    }
     int q = (v->flags & AWE_VF_QUAT) != 0;
     /* the step actually taken (x + h rounds) */
     double h = L->x_perturb[j], h2 = 2.0 * h;
@@ -502,6 +506,10 @@ awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const dou
   for (int j = 0; j < nu; j++) {
     double h = L->u_perturb[j], h2 = (L->u_op[j] + h) - (L->u_op[j] - h);
     int o = p->uc[j].scalar;
+    if (p->stop && *p->stop) {
+      st = awe_err_set(err, AWE_EINTR, "linearize: interrupted by signal %d", (int)*p->stop);
+      goto done;
+    }
     for (int sgn = 0; sgn < 2; sgn++) {
       up[o] = L->u_op[j] + (sgn ? -h : h);
       rc = p->eval(p->ctx, x0, up, f, yv);

@@ -88,6 +88,8 @@ typedef struct {
   /* 1 for a state variable that integrates another state (left out of the residual);
    * NULL: none */
   int (*integrating)(const awe_var *v);
+  /* nonzero (a signal number): stop between two perturbations with AWE_EINTR; NULL: never */
+  const volatile sig_atomic_t *stop;
 } awe_lin_problem;
 
 /* The linear model. Row-major matrices; names and units per coordinate. */
@@ -112,7 +114,7 @@ awe_status awe_lin_deriv(const awe_lin_problem *p, const double *x, const double
 /* Linearize p at (x_op, u_op) (full layouts; a quaternion in x_op is normalised first).
  * Fills *L (free with awe_linsys_free). AWE_EUSAGE for a selected input without a
  * perturbation size (a discrete input such as a brake), AWE_ENOCONV when f or h cannot be
- * evaluated. */
+ * evaluated, AWE_EINTR when p->stop was raised. */
 awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const double *u_op,
                          awe_linsys *L, awe_err *err);
 void awe_linsys_free(awe_linsys *L);

@@ -47,6 +47,9 @@ typedef struct {
   int vsm_interval;       /* log steps between aero refreshes, 0 = only at init */
   int steady_state;
   double steady_state_time; /* [s] */
+  double min_step;        /* step-size floor [s]; 0 = 1e-12 max(1, |t|) (guard.h) */
+  double max_wall_time;   /* [s] of wall time; 0 = no limit */
+  double max_steps;       /* integrator steps, accepted + rejected (guard.h) */
 } awe_opt;
 
 /* A scheduled input, resolved to an input-vector element. */

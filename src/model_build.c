@@ -925,6 +925,9 @@ static void build_env_opt(builder *b) {
   o->vsm_interval = r->vsm_interval;
   o->steady_state = r->steady_state;
   o->steady_state_time = r->steady_state_time;
+  o->min_step = !isnan(r->min_step) ? r->min_step : 0.0;
+  o->max_wall_time = !isnan(r->max_wall_time) ? r->max_wall_time : 0.0;
+  o->max_steps = !isnan(r->max_steps) ? r->max_steps : 1e9; /* AWE_GUARD_MAX_STEPS */
   m->settings = *st;
 }
 

@@ -239,6 +239,20 @@ static awe_status check_wings(const awe_model *m, const awe_spec *s, awe_diag *w
                         m->wing_mass[i]);
     if (m->wing_origin_num[i] == 0)
       return awe_err_at(err, AWE_EINVAL, loc, "wing '%s': origin_idx is required", nm);
+    /* body-rate dampings: negative ones are legal (like a segment's unit_damping) but feed
+     * energy into the wing's rotation, which then grows as exp(|c| t) */
+    const double dmp[2] = {m->wing_angular_damping[i], m->wing_y_damping[i]};
+    static const char *const dkey[2] = {"angular_damping", "y_damping"};
+    for (int k = 0; k < 2; k++) {
+      const awe_loc *dl = s->structure.wings[i].damping_loc[k].file
+                              ? &s->structure.wings[i].damping_loc[k] : loc;
+      if (!isfinite(dmp[k]))
+        return awe_err_at(err, AWE_EINVAL, dl, "wing '%s': %s = %g is not finite", nm, dkey[k],
+                          dmp[k]);
+      if (dmp[k] < 0)
+        awe_warn(w, dl, "wing '%s': negative %s %g 1/s (it feeds energy into the wing's "
+                 "rotation)", nm, dkey[k], dmp[k]);
+    }
     for (int k = 0; k < 4; k++)
       if (m->wing_ref_num[4 * i + k] == 0)
         return awe_err_at(err, AWE_EINVAL, loc,
@@ -352,6 +366,36 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
     if (vals[k] < 0)
       return awe_err_at(err, AWE_EINVAL, setting_loc(s, nonneg[k], &fb),
                         "tether.%s = %g must be >= 0", nonneg[k], vals[k]);
+  /* quantities that cannot be negative are checked whether or not this model uses them (a
+   * kite.mass of -1 is wrong in the file even when the structure gives the masses); negative
+   * dampings are legal but feed energy in, and warn like a segment's unit_damping */
+  static const char *const phys[] = {"mass", "area", "axial_stiffness", "max_force",
+                                     "drum_radius", "gear_ratio", "inertia_total", "f_coulomb",
+                                     "c_vf", "v_min", "max_acc", "dtmax", "abs_tol", "rel_tol",
+                                     "h_ref", "z0", "sim_time"};
+  int nf;
+  const awe_setting_field *fl = awe_settings_fields(&nf);
+  for (int k = 0; k < AWE_ARRLEN(phys); k++) {
+    int i = awe_settings_find(phys[k]);
+    if (i < 0 || fl[i].type != AWE_SET_D) continue;
+    double v = *(const double *)((const char *)st + fl[i].offset);
+    if (!(v >= 0) || !isfinite(v))
+      return awe_err_at(err, AWE_EINVAL, setting_loc(s, phys[k], &fb),
+                        "%s.%s = %g %s is out of range (allowed: >= 0; checked even where the "
+                        "model does not use it)", fl[i].section, phys[k], v, fl[i].unit);
+  }
+  static const char *const damp[] = {"axial_damping", "rel_damping"};
+  for (int k = 0; k < AWE_ARRLEN(damp); k++) {
+    int i = awe_settings_find(damp[k]);
+    if (i < 0 || fl[i].type != AWE_SET_D) continue;
+    double v = *(const double *)((const char *)st + fl[i].offset);
+    if (!isfinite(v))
+      return awe_err_at(err, AWE_EINVAL, setting_loc(s, damp[k], &fb), "%s.%s = %g is not finite",
+                        fl[i].section, damp[k], v);
+    if (v < 0)
+      awe_warn(w, setting_loc(s, damp[k], &fb), "%s.%s: negative damping %g %s", fl[i].section,
+               damp[k], v, fl[i].unit);
+  }
   const awe_opt *o = &m->opt;
   if (o->dt > o->duration && o->duration > 0)
     return awe_err_set(err, AWE_EINVAL, "%s: run.dt = %g s is longer than run.duration = %g s",

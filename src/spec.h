@@ -140,6 +140,7 @@ typedef struct {
   int has_ground_pos;
   awe_loc ground_loc;
   awe_loc loc;
+  awe_loc damping_loc[2];  /* angular_damping, y_damping set by a scenario (file NULL: not) */
 } awe_wing_spec;
 
 typedef struct {
@@ -213,6 +214,9 @@ typedef struct {
   int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */
   int steady_state;
   double steady_state_time; /* [s] of the settling march */
+  double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */
+  double max_wall_time;   /* [s], NAN = no limit */
+  double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
 } awe_run_spec;
 
 typedef struct {

@@ -37,11 +37,13 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   r->vsm_interval = 1;
   r->steady_state = 0;
   r->steady_state_time = 2.0;
+  r->min_step = r->max_wall_time = r->max_steps = NAN;
   if (!run || run->kind == AWE_Y_NULL) return AWE_OK;
   if (run->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &run->loc, "run: expected a mapping");
   static const char *const keys[] = {"duration", "dt", "solver", "abs_tol", "rel_tol",
                                      "max_step", "vsm_interval", "steady_state",
-                                     "steady_state_time"};
+                                     "steady_state_time", "min_step", "max_wall_time",
+                                     "max_steps"};
   AWE_TRY(awe_ymap_check_keys(run, "run", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(num(run, "duration", "run", &r->duration, 0, err));
   AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
@@ -49,6 +51,9 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   AWE_TRY(num(run, "rel_tol", "run", &r->rel_tol, 0, err));
   AWE_TRY(num(run, "max_step", "run", &r->max_step, 0, err));
   AWE_TRY(num(run, "steady_state_time", "run", &r->steady_state_time, 0, err));
+  AWE_TRY(num(run, "min_step", "run", &r->min_step, 0, err));
+  AWE_TRY(num(run, "max_wall_time", "run", &r->max_wall_time, 0, err));
+  AWE_TRY(num(run, "max_steps", "run", &r->max_steps, 0, err));
   const awe_ynode *v = awe_ymap_get(run, "vsm_interval");
   if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_int(v, "run.vsm_interval", &r->vsm_interval, err));
   v = awe_ymap_get(run, "steady_state");
@@ -71,14 +76,19 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
     }
     r->solver = awe_spec_strdup(s, sv);
   }
-  /* ranges: positive durations and tolerances; checked here so the position is known */
+  /* ranges: positive durations and tolerances; checked here so the position is known.
+   * Tolerances below 1e-14 (~50 ulp) cannot be met in double precision: the step size would
+   * shrink to nothing (guard.h), so they are refused here instead. */
   const struct { const char *key; double val; double lo, hi; int open_lo; } rng[] = {
       {"duration", r->duration, 0, 1e9, 0},
       {"dt", r->dt, 0, 1e6, 1},
-      {"abs_tol", r->abs_tol, 0, 1e3, 1},
-      {"rel_tol", r->rel_tol, 0, 1, 1},
+      {"abs_tol", r->abs_tol, 1e-14, 1e3, 0},
+      {"rel_tol", r->rel_tol, 1e-14, 1, 0},
       {"max_step", r->max_step, 0, 1e6, 1},
       {"steady_state_time", r->steady_state_time, 0, 1e6, 0},
+      {"min_step", r->min_step, 0, 1e3, 1},
+      {"max_wall_time", r->max_wall_time, 0, 1e9, 1},
+      {"max_steps", r->max_steps, 1, 1e15, 0},
   };
   for (int i = 0; i < AWE_ARRLEN(rng); i++) {
     if (isnan(rng[i].val)) continue;
@@ -87,8 +97,11 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
     if (bad) {
       const awe_ynode *n = awe_ymap_get(run, rng[i].key);
       return awe_err_at(err, AWE_EINVAL, n ? &n->loc : &run->loc,
-                        "run.%s: %g is out of range (allowed: %s %g ... %g)", rng[i].key,
-                        rng[i].val, rng[i].open_lo ? ">" : ">=", rng[i].lo, rng[i].hi);
+                        "run.%s: %g is out of range (allowed: %s %g ... %g)%s", rng[i].key,
+                        rng[i].val, rng[i].open_lo ? ">" : ">=", rng[i].lo, rng[i].hi,
+                        strstr(rng[i].key, "_tol") && rng[i].val < rng[i].lo
+                            ? ": a tolerance below 1e-14 cannot be met in double precision"
+                            : "");
     }
   }
   if (r->vsm_interval < 0) {
@@ -285,6 +298,11 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
     }
     AWE_TRY(num(v, "angular_damping", sec, &W->angular_damping, 0, err));
     AWE_TRY(num(v, "y_damping", sec, &W->y_damping, 0, err));
+    static const char *const dk[2] = {"angular_damping", "y_damping"};
+    for (int j = 0; j < 2; j++) { /* where a damping was set, for model_validate's warning */
+      const awe_ynode *d = awe_ymap_get(v, dk[j]);
+      if (d && d->kind != AWE_Y_NULL) W->damping_loc[j] = d->loc;
+    }
   }
   return AWE_OK;
 }

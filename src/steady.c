@@ -153,6 +153,7 @@ static int ptc_polish(awe_sim *s) {
   memcpy(ybest, s->y, sizeof(double) * (size_t)n);
   int fails = 0, stall = 0;
   for (; it < 1000 && res > 1e-12 && fails < 12; it++) {
+    if (awe_guard_poll(&s->guard, 0.0, 0)) break; /* the caller reports it */
     if (awe_jacobian_fd(0.0, s->y, J, dfdt, s->it) != GSL_SUCCESS) break;
     acc_norm(s, A, np, r); /* the Jacobian left the workspace at a perturbed state */
     /* columns in the generalized coordinates */
@@ -245,6 +246,29 @@ out:
 }
 
 
+/* why the settling march stopped at pseudo-time tau */
+static awe_status march_fail(awe_sim *s, int st, double tau, awe_err *err) {
+  char name[256];
+  if (s->guard.why) return awe_guard_error(&s->guard, err);
+  int k = awe_first_nonfinite(s->y, s->w->nx);
+  if (k < 0 && s->w->bad_x >= 0) k = s->w->bad_x;
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    return awe_err_set(err, AWE_ENOCONV, "steady state: the settling march failed at %.6g s: "
+                       "non-finite %s", tau, name);
+  }
+  char what[400] = "";
+  k = awe_integrator_limiting_state(s->it, s->y);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; largest local error in %s = %.6g", name, s->y[k]);
+  }
+  return awe_err_set(err, AWE_ENOCONV, "steady state: the settling march failed at %.6g s: "
+                     "stepper %s reported '%s' (status %d)%s", tau, awe_integrator_name(s->it),
+                     gsl_strerror(st), st, what);
+}
+
+
 awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
@@ -266,6 +290,8 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   s->ctx.flags |= AWE_CTX_BRAKE_ALL | AWE_CTX_FIX_SPHERE;
 
   awe_status rc = AWE_OK;
+  const char *phase = s->guard.phase;
+  s->guard.phase = "settling"; /* left so on failure: the log records where the run stopped */
   zero_velocities(m, w, s->y);
   awe_integrator_reset(s->it);
   double tau = 0.0, T_prev = 0.0, fmax, amax;
@@ -278,8 +304,7 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
     w->bad_x = -1;
     int st = awe_integrator_apply(s->it, &tau, t1, s->y);
     if (st != GSL_SUCCESS || awe_first_nonfinite(s->y, w->nx) >= 0) {
-      rc = awe_err_set(err, AWE_ENOCONV, "steady state: the settling march failed at %.6g s",
-                       tau);
+      rc = march_fail(s, st, tau, err);
       break;
     }
     double T = kinetic_energy(m, w, s->y);
@@ -294,6 +319,7 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   }
   zero_velocities(m, w, s->y);
   if (rc == AWE_OK) ptc_polish(s);
+  if (rc == AWE_OK && s->guard.why) rc = awe_guard_error(&s->guard, err);
   if (rc == AWE_OK && w->aero) awe_aero_refresh(&s->ctx, 0.0, s->y);
   if (rc == AWE_OK) {
     if (residual(s, &fmax, &amax) != GSL_SUCCESS) {
@@ -306,5 +332,6 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   s->ctx = saved;
   awe_integrator_reset(s->it);
   free(u0);
+  if (rc == AWE_OK) s->guard.phase = phase;
   return rc;
 }

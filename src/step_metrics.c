@@ -105,6 +105,7 @@ void awe_step_metrics_eval(const double *t, const double *y, long stride, long n
 
 static awe_status integ_fail(awe_sim *s, double t, int st, awe_err *err) {
   char name[256];
+  if (s->guard.why) return awe_guard_error(&s->guard, err); /* a signal or a limit */
   int k = awe_first_nonfinite(s->y, s->w->nx);
   if (k < 0) k = s->w->bad_x;
   if (k >= 0) {
@@ -122,6 +123,8 @@ awe_status awe_step_simulate(awe_sim *s, const double *x0, const double *u0, con
   awe_work *w = s->w;
   awe_ctx saved = s->ctx;
   awe_status rs = AWE_OK;
+  const char *phase = s->guard.phase;
+  s->guard.phase = "step-response";
   memcpy(s->y, x0, sizeof(double) * (size_t)w->nx);
   s->ctx.u = u0;
   s->ctx.sig = NULL;
@@ -158,6 +161,7 @@ awe_status awe_step_simulate(awe_sim *s, const double *x0, const double *u0, con
 done:
   s->ctx = saved;
   awe_integrator_reset(s->it);
+  if (!rs) s->guard.phase = phase;
   return rs;
 }
 

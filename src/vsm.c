@@ -609,6 +609,11 @@ void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac) {
 }
 
 
+void awe_vsm_wing_set_stop(awe_vsm_wing *w, const volatile sig_atomic_t *stop) {
+  if (w) w->stop = stop;
+}
+
+
 void awe_vsm_wing_reset_gamma(awe_vsm_wing *w) {
   if (w) w->gam_prev_valid = 0;
 }
@@ -1244,7 +1249,7 @@ static int loop_solve(awe_vsm_wing *w, double relax, int *iters, double *res) {
       best = err;
       memcpy(w->gtry, w->gam, (size_t)n*sizeof(double));
     }
-    if (it == maxit - 1) break;
+    if (it == maxit - 1 || (w->stop && *w->stop)) break;
     double gmax = 0.0;
     for (int i = 0; i < n; i++) {
       w->gam[i] += w->relax[i]*(w->gtarget[i] - w->gam[i]);
@@ -1355,6 +1360,7 @@ static int newton_solve(awe_vsm_wing *w, int *iters, double *res) {
   for (int it = 0; it < NEWTON_MAX_STEPS; it++) {
     *res = err;
     if (err < w->s.rtol) return AWE_VSM_OK;
+    if (w->stop && *w->stop) return AWE_VSM_ENOCONV;
     if (!w->lu_valid) {
       if (factor_jacobian(w) != 0) return AWE_VSM_ENOCONV;
       fresh = 1;

@@ -29,6 +29,7 @@
 #ifndef AWE_VSM_H
 #define AWE_VSM_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "airfoil.h"
@@ -133,6 +134,10 @@ const double *awe_vsm_wing_twist(const awe_vsm_wing *w);
 
 /* Chordwise position of the twist axis used for panel_moment/section_moment (default 0.25). */
 void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac);
+
+/* Watch stop (borrowed; NULL: never): while it is nonzero every solve gives up after one
+ * iteration (not converged), so a signal ends a long solve at once. */
+void awe_vsm_wing_set_stop(awe_vsm_wing *w, const volatile sig_atomic_t *stop);
 
 /* Forget the previous circulation (the next solve starts from s->gamma0). */
 void awe_vsm_wing_reset_gamma(awe_vsm_wing *w);
