@@ -324,6 +324,11 @@ int awe_cmd_simulate(int argc, char **argv) {
     status = "interrupted";
     rs = AWE_RUN_INTERRUPTED;
     rc = 128 + (int)stop_signal;
+  } else if (awe_sim_finish(sim, &err)) {
+    /* an external controller that fails to exit cleanly fails the run (rows are kept) */
+    status = "failed";
+    rs = AWE_RUN_FAILED;
+    rc = awe_exit_code(err.code);
   }
   goto done;
 

@@ -12,8 +12,8 @@
  * time, a write to a closed pipe) stop the run with a message naming the controller, the
  * simulation time and the offending line. Every wait is a poll() with the remaining timeout,
  * writes never block (O_NONBLOCK + poll), SIGPIPE is blocked around writes (EPIPE is reported
- * instead), and a child that is left behind is killed and reaped: awesim never hangs and
- * leaves no zombie.
+ * instead), and a child that is left behind is killed with its process group (the shell and
+ * whatever it started) and reaped: awesim never hangs and leaves no zombie.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +54,7 @@ static void kill_reap(awe_ext *e) {
   if (e->pid > 0) {
     int status;
     if (waitpid(e->pid, &status, WNOHANG) == 0) {
+      kill(-e->pid, SIGKILL); /* its process group: the shell and what it started */
       kill(e->pid, SIGKILL);
       while (waitpid(e->pid, &status, 0) < 0 && errno == EINTR) {
       }
@@ -191,6 +192,7 @@ awe_status awe_ext_start(awe_ext **out, const awe_model *m, const awe_ctrl *c, a
   pid_t pid = fork();
   if (pid == 0) {
     /* child: stdin/stdout are the pipes, SIGPIPE back to its default, in the scenario's folder */
+    setpgid(0, 0); /* its own process group, killed as a whole if it must be stopped */
     signal(SIGPIPE, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
