@@ -7,8 +7,9 @@
  * (-azimuth, elevation); when it crosses the turn azimuth on its way toward the current
  * attractor the target switches to the other side, so the path is a figure eight whose turns
  * lie beyond +-turn_azimuth. Simplified here: the desired course is the bearing of the target
- * on the tangential sphere, and an inner discrete PID on the course error (wrapped) drives
- * the steering inputs; no turn-rate feed-forward.
+ * on the tangential sphere, and an inner discrete PID on the error of the nose direction
+ * (heading + pi, wrapped; Fechner steers the heading too at low speed, where the course is
+ * undefined) drives the steering inputs; no turn-rate feed-forward.
  *
  * Course (kite_frames.h): chi = atan2(v . y_t, v . x_t), where moving along x_t lowers the
  * elevation beta and moving along y_t lowers the azimuth phi, so the bearing of a target
@@ -24,7 +25,11 @@
 
 double awe_fig8_step(const awe_ctrl *c, awe_ctrl_state *s, const double *yout) {
   const awe_controller_spec *p = &c->cfg;
-  double phi = yout[c->meas_y[0]], beta = yout[c->meas_y[1]], chi = yout[c->meas_y[2]];
+  double phi = yout[c->meas_y[0]], beta = yout[c->meas_y[1]];
+  /* the direction of the nose on the sphere: the body x axis points from the leading to the
+   * trailing edge (the models' CAD frame), so the nose is at heading + pi; the kite flies
+   * where its nose points, also when it is slow (the course of a kite at rest is noise) */
+  double chi = awe_wrap_pi(yout[c->meas_y[3]] + M_PI);
   /* switch sides past the turn azimuth */
   if (s->side > 0 && phi > p->f8_turn_azimuth) s->side = -1;
   else if (s->side < 0 && phi < -p->f8_turn_azimuth) s->side = 1;
