@@ -21,6 +21,7 @@
 
 #include "aero_coupling.h"
 #include "cli.h"
+#include "controller.h"
 #include "integrate.h"
 #include "steady.h"
 #include "writer.h"
@@ -205,6 +206,15 @@ static void write_json(const char *path, const options *o, const char *status, i
   }
   if (sim->steady_residual == sim->steady_residual)
     fprintf(f, ", \"steady_state_residual\": %.6g", sim->steady_residual);
+  if (sim->ctrl) {
+    int cyc;
+    double e, tc, pk;
+    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+    if (pk > 0.0)
+      fprintf(f, ", \"pumping\": {\"cycles\": %d, \"energy_per_cycle\": %.9g, "
+                 "\"mean_cycle_power\": %.9g, \"peak_force\": %.9g}",
+              cyc, cyc ? e / cyc : 0.0, tc > 0 ? e / tc : 0.0, pk);
+  }
   if (error) {
     fputs(", \"error\": ", f);
     json_str(f, error);
@@ -387,6 +397,13 @@ done:;
       fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
               ast.refreshes, ast.failures, ast.low_wind, ast.reversed);
     fputc('\n', stderr);
+    int cyc;
+    double e, tc, pk;
+    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+    if (pk > 0.0)
+      fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
+              "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
+              tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
   }
   if (o.json) write_json(o.json, &o, status, rc, wall, rows, solver, sim,
                          rs == AWE_RUN_FAILED ? msg : NULL);

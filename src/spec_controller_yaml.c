@@ -231,7 +231,8 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
                         c->limits[0], c->limits[1]);
   }
   AWE_TRY(read_measure(s, awe_ymap_get(n, "measure"), sec, c, err));
-  AWE_TRY(read_output(s, awe_ymap_get(n, "output"), sec, c, err));
+  const awe_ynode *on = awe_ymap_get(n, "output");
+  if (on || c->type != AWE_CTRL_PUMPING) AWE_TRY(read_output(s, on, sec, c, err));
   switch (c->type) {
     case AWE_CTRL_PID:
       if (c->nmeasure != 1)
