@@ -100,6 +100,18 @@ bad_case fig8_wing "controllers.f.wing: unknown wing 'main_wing'" \
 bad_case pump_winch "controllers.p.winch: unknown winch 'main_winch'" \
   '  - {name: p, type: pumping, winch: main_winch, reel_out_force: 100, reel_in_speed: 1, min_length: 10, max_length: 20, output: [points.mass.force.z]}'
 
+# ---- two loops of different units share /controllers/measure: its unit says so -----------------
+cat >"$tmp/two.yaml" <<'EOF'
+awesim: 1
+model: {structure: s.yaml, settings: settings.yaml}
+run: {duration: 0.05, dt: 0.01}
+controllers:
+  - {name: a, type: pid, measure: points.mass.pos.z, kp: 1, output: {points.mass.force.z: 1}}
+  - {name: b, type: pid, measure: points.mass.vel.z, kp: 1, period: 0.02, output: {points.mass.force.x: 1}}
+EOF
+check two_units 0 sh -c "cd '$tmp' && '$AWESIM' simulate two.yaml -o two.h5 --csv='controllers.*'"
+grep_in two_units_header "$tmp/out" '^controllers.a.setpoint\[mixed\],controllers.b.setpoint\[mixed\],.*controllers.a.output\[N\]'
+
 # ---- the parked kite held by its heading-hold pid ---------------------------------------------
 check parked 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 --set run.duration=60 \
   --csv='time,wings.main_wing.elevation,wings.main_wing.azimuth,points.kcu.pos.z'
