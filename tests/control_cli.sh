@@ -120,6 +120,29 @@ if awk -F, 'NR > 1 { e = $3 * 57.29577951; a = $4 * 57.29577951; if (a < 0) a = 
      if (e < 58 || e > 62 || a > 5 || $2 <= 0) bad = 1 } END { exit bad || NR != 1202 }' "$tmp/out"
 then ok; else bad "parked: left 60 +- 2 deg elevation / 5 deg azimuth in 60 s"; fi
 
+# ---- pumping: phases switch at the lengths, the summary's energy is the log's ----------------
+check pump 0 "$AWESIM" simulate scenarios/tests/ctl_pump.yaml -o "$tmp/pump.h5" --set run.duration=32 \
+  --summary-json "$tmp/pump.json"
+grep_in pump_summary "$tmp/err" 'awesim: pumping: 2 full cycles, energy per cycle -0.00[0-9]+ kJ'
+if [ -n "$PY" ]; then
+  check pump_energy 0 "$PY" -c "
+import h5py, json
+f = h5py.File('$tmp/pump.h5'); ph = f['controllers/phase'][:, 0]
+F, v, L = f['winches/force'][:, 0], f['winches/vel'][:, 0], f['tethers/len'][:, 0]
+j = json.load(open('$tmp/pump.json'))['pumping']
+ro = [k for k in range(1, len(ph)) if ph[k - 1] == 1 and ph[k] == 0]
+ri = [k for k in range(1, len(ph)) if ph[k - 1] == 0 and ph[k] == 1]
+assert all(L[k] >= 100.8 for k in ri) and all(L[k] <= 100.2 for k in ro), (L[ri], L[ro])
+E = []
+for a, b in zip(ro[:-1], ro[1:]):
+    e = 0.0
+    for k in range(a + 1, b + 1): e += F[k] * v[k] * 0.05
+    E.append(e)
+print(j, E)
+assert j['cycles'] == len(E) == 2
+assert abs(sum(E) / len(E) - j['energy_per_cycle']) <= 1e-8 * abs(j['energy_per_cycle'])"
+fi
+
 # ---- external controllers -----------------------------------------------------------------------
 if [ -n "$PY" ]; then
   check ext_run 0 "$AWESIM" simulate scenarios/2plate_external.yaml -o "$tmp/ext.h5" --set run.duration=10
