@@ -75,6 +75,14 @@ static void summary(const awe_spec *s, const awe_model *m) {
          "steady_state %s\n", m->opt.duration, m->opt.dt, m->opt.solver, m->opt.abs_tol,
          m->opt.rel_tol, m->opt.vsm_interval, m->opt.steady_state ? "true" : "false");
   printf("inputs:   %d scheduled\n", m->nsignal);
+  if (m->nctrl > 0) {
+    static const char *const ty[] = {"pid", "figure_eight", "pumping", "external"};
+    printf("controllers: %d (", m->nctrl);
+    for (int i = 0; i < m->nctrl; i++)
+      printf("%s%s: %s every %g s", i ? ", " : "", m->ctrl[i].cfg.name, ty[m->ctrl[i].cfg.type],
+             m->ctrl[i].period);
+    printf(")\n");
+  }
   printf("warnings: %d\n", s->warnings.n);
 }
 

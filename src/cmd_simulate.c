@@ -23,6 +23,7 @@
 
 #include "aero_coupling.h"
 #include "cli.h"
+#include "controller.h"
 #include "integrate.h"
 #include "steady.h"
 #include "writer.h"
@@ -209,6 +210,15 @@ static void write_json(const char *path, const options *o, const char *status, i
     for (int i = 0; i < sim->m->nwinch; i++) e += sim->w->winch_energy[i];
     fprintf(f, ", \"energy\": %.9g, \"mean_power\": %.9g", e, sim->t > 0 ? e / sim->t : 0.0);
   }
+  if (sim->ctrl) {
+    int cyc;
+    double e, tc, pk;
+    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+    if (pk > 0.0)
+      fprintf(f, ", \"pumping\": {\"cycles\": %d, \"energy_per_cycle\": %.9g, "
+                 "\"mean_cycle_power\": %.9g, \"peak_force\": %.9g}",
+              cyc, cyc ? e / cyc : 0.0, tc > 0 ? e / tc : 0.0, pk);
+  }
   if (error) {
     fputs(", \"error\": ", f);
     json_str(f, error);
@@ -316,6 +326,11 @@ int awe_cmd_simulate(int argc, char **argv) {
     status = "interrupted";
     rs = AWE_RUN_INTERRUPTED;
     rc = 128 + (int)*stop;
+  } else if (awe_sim_finish(sim, &err)) {
+    /* an external controller that fails to exit cleanly fails the run (rows are kept) */
+    status = "failed";
+    rs = AWE_RUN_FAILED;
+    rc = awe_exit_code(err.code);
   }
   goto done;
 
@@ -388,6 +403,13 @@ done:;
       fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
               ast.refreshes, ast.failures, ast.low_wind, ast.reversed);
     fputc('\n', stderr);
+    int cyc;
+    double e, tc, pk;
+    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+    if (pk > 0.0)
+      fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
+              "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
+              tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
   }
   if (o.json) write_json(o.json, &o, status, rc, wall, rows, solver, sim,
                          rs == AWE_RUN_FAILED ? msg : NULL);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "aero_coupling.h"
+#include "controller.h"
 #include "input_signal.h"
 #include "jac_color.h"
 #include "outputs.h"
@@ -725,6 +726,13 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   if (!s->it) goto fail;
   awe_guard_init(&s->guard, &m->opt);
   awe_integrator_set_guard(s->it, &s->guard);
+  if (m->nctrl > 0) {
+    s->ctrl = awe_ctrl_run_alloc(m, err);
+    if (!s->ctrl) goto fail;
+    s->ctx.nadd = awe_ctrl_nadd(s->ctrl);
+    s->ctx.add_idx = awe_ctrl_add_idx(s->ctrl);
+    s->ctx.add_val = awe_ctrl_add_val(s->ctrl);
+  }
   return s;
 fail:
   awe_sim_free(s);
@@ -734,6 +742,7 @@ fail:
 
 void awe_sim_free(awe_sim *s) {
   if (!s) return;
+  awe_ctrl_run_free(s->ctrl);
   awe_integrator_free(s->it);
   awe_work_free(s->w);
   free(s->y);
@@ -788,6 +797,7 @@ static void precalc(awe_sim *s) {
   awe_work *w = s->w;
   memcpy(w->u, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, s->t, w->u);
+  for (int j = 0; j < s->ctx.nadd; j++) w->u[s->ctx.add_idx[j]] += s->ctx.add_val[j];
   for (int i = 0; i < m->nwinch; i++) {
     /* a brake that holds stops the drum */
     if (w->winch_x[i] >= 0 && awe_winch_braked(w, i) && s->y[w->winch_x[i]] != 0.0) {
@@ -795,6 +805,25 @@ static void precalc(awe_sim *s) {
       s->reset_pending = 1;
     }
   }
+}
+
+
+/* the controllers' sample at s->t when one is due: s->yout holds the outputs at s->t; when a
+ * held output changes, the outputs are re-evaluated with it and the stepper restarts */
+static awe_status ctrl_at(awe_sim *s, awe_err *err) {
+  double eps = 1e-12 * (fabs(s->t) > 1.0 ? fabs(s->t) : 1.0);
+  if (!s->ctrl || awe_ctrl_next_time(s->ctrl) > s->t + eps) return AWE_OK;
+  int changed = 0;
+  AWE_TRY(awe_ctrl_sample(s->ctrl, s->t, eps, s->yout, &changed, err));
+  if (!changed) return AWE_OK;
+  s->reset_pending = 1;
+  int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+  return rs == GSL_SUCCESS ? AWE_OK : fail_msg(s, rs, err);
+}
+
+
+awe_status awe_sim_finish(awe_sim *s, awe_err *err) {
+  return awe_ctrl_run_finish(s->ctrl, s->t, err);
 }
 
 
@@ -832,6 +861,9 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   s->ctx.t_hi = INFINITY;
   int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 1);
   if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  AWE_TRY(awe_ctrl_run_start(s->ctrl, err));
+  AWE_TRY(ctrl_at(s, err));
+  s->reset_pending = 0;
   return AWE_OK;
 }
 
@@ -863,6 +895,19 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
       at_bp = 1;
       if (t_next - bp > eps) t_stop = bp;
     }
+    if (s->ctrl) {
+      /* controllers: a sample due now (inside the log interval), and a stop at the next */
+      if (awe_ctrl_next_time(s->ctrl) <= s->t + eps) {
+        s->ctx.t_lo = lo;
+        s->ctx.t_hi = INFINITY;
+        int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+        if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+        AWE_TRY(ctrl_at(s, err));
+        precalc(s);
+      }
+      double ts = awe_ctrl_next_time(s->ctrl);
+      if (ts < t_stop && t_stop - ts > eps) t_stop = ts;
+    }
     if (s->reset_pending) {
       awe_integrator_reset(s->it);
       s->reset_pending = 0;
@@ -882,5 +927,5 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   memcpy(s->w->u, s->u, sizeof(double) * (size_t)s->w->nu);
   int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 0);
   if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
-  return AWE_OK;
+  return ctrl_at(s, err);
 }

@@ -49,8 +49,11 @@
  *                  t = 0); the integrator is not reset for that (the change of the right-hand
  *                  side is of the order of the linearization error)
  *   integrate      gsl_odeiv2_evolve_apply steps (of a GSL driver's stepper and control) up
- *                  to the next event (signal breakpoint) or t_{k+1}; at an event the
- *                  integrator stops exactly there and is reset
+ *                  to the next event (signal breakpoint or controller sample instant) or
+ *                  t_{k+1}; at an event the integrator stops exactly there and is reset;
+ *                  at a sample instant the controllers measure the outputs there and their
+ *                  held outputs change (controller.h), also at t_{k+1} after post-calculate,
+ *                  so the logged row shows the outputs that hold from t_{k+1} on
  *   post-calculate outputs from one right-hand-side evaluation at t_{k+1} (outputs.h)
  *   complete       the caller logs the row (s->yout)
  * Inputs between events are continuous and evaluated inside the right-hand side (rhs.h).
@@ -125,6 +128,7 @@ typedef struct awe_sim {
   double steady_residual;  /* max |F| of moving points after the steady-state march [N], NAN */
   double steady_acc;       /* max |acc| after it [m/s^2], NAN */
   awe_guard guard;         /* limits and stop flag (guard.h); limits from m->opt */
+  struct awe_ctrl_run *ctrl; /* owned: the controllers' runtime (controller.h), or NULL */
 } awe_sim;
 
 /* Allocate for m. solver NULL or "" -> m->opt.solver, or AWE_DEFAULT_SOLVER if that is empty.
@@ -146,6 +150,9 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err);
  * error, or the limit of the guard that tripped), AWE_EINTR after a stop signal; s->t and s->y
  * then hold the last accepted state. */
 awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err);
+
+/* End of a run: close the external controllers' input and wait for them (controller.h). */
+awe_status awe_sim_finish(awe_sim *s, awe_err *err);
 
 /* Refresh the wings' aerodynamic models at the current state s->t, s->y (aero_coupling.h).
  * Returns the number of wings whose VSM solve failed (their previous model is kept). */

@@ -254,8 +254,8 @@ static awe_status load_scenario(awe_spec *s, const char *path, int nset,
   /* check the keys before opening model files, so a typo is reported first */
   static const char *const keys[] = {"awesim",     "name",  "description", "model",
                                      "settings",   "transforms", "wings", "run",
-                                     "inputs",     "output"};
-  AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, 10, err));
+                                     "inputs",     "output", "controllers"};
+  AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(read_model_ref(s, awe_ymap_get(root, "model"), path, err));
   AWE_TRY(read_model_files(s, awe_ymap_get(root, "settings"), err));
   AWE_TRY(awe_spec_read_scenario(s, root, err));

@@ -58,6 +58,21 @@ typedef struct {
   awe_input_spec sig;     /* the signal (table arrays live in the model pool) */
 } awe_signal;
 
+/* A controller, resolved to output-vector (measured) and input-vector (driven) elements
+ * (controller.h). */
+typedef struct {
+  awe_controller_spec cfg;  /* the scenario's settings (strings and arrays in the model pool) */
+  double period;            /* [s] */
+  int *meas_y;              /* [cfg.nmeasure] measured elements of the output vector */
+  int *out_u;               /* [cfg.noutput] driven elements of the input vector */
+  int y_setpoint, y_measure, y_error, y_output, y_phase; /* logged channels, -1 = none */
+  int *y_ext;               /* external: [cfg.noutput] logged outputs */
+  int wing, winch;          /* figure_eight wing, pumping winch; -1 */
+  int winch_u;              /* pumping: the winch's torque (or speed) input element */
+  double winch_ratio;       /* pumping: drum radius / gear ratio [m] */
+  const char *cwd;          /* external: the scenario's folder */
+} awe_ctrl;
+
 typedef struct awe_model {
   int npoint, nsegment, ntether, nwinch, npulley, ngroup, nwing, nsection, nairfoil;
 
@@ -151,6 +166,10 @@ typedef struct awe_model {
   /* scheduled inputs */
   int nsignal;
   awe_signal *signals;
+
+  /* closed-loop controllers, in the order they run */
+  int nctrl;
+  awe_ctrl *ctrl;
 
   /* variable registry: state layout, inputs, outputs */
   awe_registry reg;

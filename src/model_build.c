@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "vec3.h"
+#include "controller.h"
 #include "pool.h"
 
 
@@ -1006,6 +1007,7 @@ static awe_status build(builder *b, awe_err *err) {
   AWE_TRY(awe_model_layout(b->m, err));
   AWE_TRY(build_signals(b, err));
   AWE_TRY(awe_model_layout_inputs(b->m, err));
+  AWE_TRY(awe_controllers_build(b->m, b->s, err));
   return AWE_OK;
 }
 

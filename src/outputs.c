@@ -131,6 +131,8 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
       if (!strcmp(q, "twist")) *o = w->twist[i];
       else if (!strcmp(q, "twist_vel")) *o = w->twist_vel[i];
       else *o = NAN;
+    } else if (!strcmp(g, "controllers")) {
+      /* written at the sample instants by the controllers (controller.h) */
     } else {
       for (int j = 0; j < v->dim; j++) o[j] = NAN;
     }

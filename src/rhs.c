@@ -54,11 +54,13 @@ static int bad(awe_work *w, double t, int k, int is_dydt) {
 static void inputs(const awe_ctx *c, double t) {
   awe_work *w = c->w;
   if (w->nu > 0) memcpy(w->u, c->u, sizeof(double) * (size_t)w->nu);
-  if (c->nsig <= 0) return;
-  double te = t;
-  if (te >= c->t_hi) te = nextafter(c->t_hi, -INFINITY);
-  if (te < c->t_lo) te = c->t_lo;
-  awe_signals_apply(c->sig, c->nsig, te, w->u);
+  if (c->nsig > 0) {
+    double te = t;
+    if (te >= c->t_hi) te = nextafter(c->t_hi, -INFINITY);
+    if (te < c->t_lo) te = c->t_lo;
+    awe_signals_apply(c->sig, c->nsig, te, w->u);
+  }
+  for (int j = 0; j < c->nadd; j++) w->u[c->add_idx[j]] += c->add_val[j];
 }
 
 

@@ -53,6 +53,9 @@ typedef struct {
   int nsig;
   double t_lo, t_hi;
   unsigned flags;
+  int nadd;                 /* held controller outputs added after the signals (controller.h): */
+  const int *add_idx;       /*   u[add_idx[j]] += add_val[j] (borrowed) */
+  const double *add_val;
 } awe_ctx;
 
 /* A context with no signals and no clamping. */

@@ -219,6 +219,43 @@ typedef struct {
   double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
 } awe_run_spec;
 
+/* A closed-loop controller (scenario `controllers:`, controller.h). */
+typedef enum {
+  AWE_CTRL_PID = 0,
+  AWE_CTRL_FIGURE_EIGHT,
+  AWE_CTRL_PUMPING,
+  AWE_CTRL_EXTERNAL
+} awe_ctrl_type;
+
+typedef struct {
+  const char *name;
+  awe_ctrl_type type;
+  double period;          /* [s], NAN = run.dt */
+  int nmeasure;
+  const char **measure;   /* output channel names */
+  awe_loc *measure_loc;
+  awe_input_spec setpoint;/* a constant for a number */
+  int wrap;
+  double kp, ki, kd, d_filter;   /* d_filter NAN = period */
+  double limits[2];       /* -inf, inf when absent */
+  double rate_limit;      /* NAN = none */
+  int noutput;
+  const char **output;    /* input channel names */
+  double *gain;
+  awe_loc *output_loc;
+  const char *command;    /* external */
+  double timeout;         /* external [s] */
+  /* figure_eight: attractor points (azimuth, elevation) [rad], the turn azimuth, the course
+   * loop (kp, ki, kd above act on the course error), the measured wing */
+  const char *wing;
+  double f8_azimuth, f8_elevation, f8_turn_azimuth;
+  /* pumping: winch, force set-point during reel-out, reel-in speed, lengths, depower */
+  const char *winch;
+  double reel_out_force, reel_in_speed, min_length, max_length, depower, reel_out_speed_gain;
+  const char *depower_input;
+  awe_loc loc, period_loc, limits_loc;
+} awe_controller_spec;
+
 typedef struct {
   const char *path;        /* scenario file */
   const char *name;
@@ -230,6 +267,8 @@ typedef struct {
   awe_input_spec *inputs;
   const char *hdf5;        /* output file, NULL = none */
   const char *csv;         /* CSV channel patterns from the scenario, NULL = none */
+  int ncontroller;
+  awe_controller_spec *controllers;
 } awe_scenario_spec;
 
 /* Everything read for one run. Owns its memory (pool) and the YAML documents. */

@@ -32,4 +32,12 @@ awe_status awe_polar_csv_read(awe_spec *s, const char *path, awe_airfoil *a, awe
 /* Join dir of base with rel (rel absolute -> rel). Result in the spec pool. */
 const char *awe_spec_path_join(awe_spec *s, const char *base_file, const char *rel);
 
+/* The signal part of an input (type and its parameters) from mapping n; sec names it in
+ * messages (spec_scenario_yaml.c). */
+awe_status awe_spec_read_signal(awe_spec *s, const awe_ynode *n, const char *sec,
+                                awe_input_spec *in, awe_err *err);
+
+/* The scenario's `controllers:` list (spec_controller_yaml.c); NULL node: none. */
+awe_status awe_spec_read_controllers(awe_spec *s, const awe_ynode *list, awe_err *err);
+
 #endif

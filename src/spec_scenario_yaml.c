@@ -129,6 +129,14 @@ static awe_status read_input(awe_spec *s, const awe_ynode *n, int idx, awe_input
   snprintf(w, sizeof(w), "%s.input", sec);
   AWE_TRY(awe_ynode_string(ch, w, &chs, err));
   in->channel = awe_spec_strdup(s, chs);
+  return awe_spec_read_signal(s, n, sec, in, err);
+}
+
+
+awe_status awe_spec_read_signal(awe_spec *s, const awe_ynode *n, const char *sec,
+                                awe_input_spec *in, awe_err *err) {
+  char w[256];
+  in->loc = n->loc;
   const awe_ynode *ty = awe_ymap_get(n, "type");
   const char *tys = "constant";
   snprintf(w, sizeof(w), "%s.type", sec);
@@ -311,7 +319,8 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
 awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_scenario_spec *sc = &s->scenario;
   static const char *const keys[] = {"awesim", "name", "description", "model", "settings",
-                                     "transforms", "wings", "run", "inputs", "output"};
+                                     "transforms", "wings", "run", "inputs", "output",
+                                     "controllers"};
   AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
@@ -326,6 +335,8 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
     if (!sc->inputs) return awe_err_set(err, AWE_ENOMEM, "out of memory");
     for (int i = 0; i < in->n; i++) AWE_TRY(read_input(s, in->items[i], i, &sc->inputs[i], err));
   }
+
+  AWE_TRY(awe_spec_read_controllers(s, awe_ymap_get(root, "controllers"), err));
 
   const awe_ynode *out = awe_ymap_get(root, "output");
   if (out && out->kind != AWE_Y_NULL) {
