@@ -164,7 +164,7 @@ attr_is term-step-status "$tmp/step.h5" status interrupted
 # SIGTERM in a long polar (40001 angles): the rows written so far are whole
 sigcheck term-polar TERM 2 143 "$AWESIM" polar models/v3_kite/aero_geometry.yaml \
   --alpha=-10:30:0.001
-if awk -F, 'NR > 1 && NF != 9 { exit 1 }' "$tmp/out"; then ok; else bad "term-polar: a cut row"; fi
+if awk -F, 'NR > 1 && NF != 10 { exit 1 }' "$tmp/out"; then ok; else bad "term-polar: a cut row"; fi
 
 # --- outputs checked before the work -----------------------------------------------------
 
