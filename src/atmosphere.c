@@ -14,10 +14,19 @@ double awe_fastexp(double x) {
 }
 
 
-double awe_density(const awe_env *e, double z) {
+double awe_density_scale(const awe_env *e) {
+  return (15.0 + 273.15) / (e->temp_ref + 273.15) * e->rho_0;
+}
+
+
+double awe_density_at(const awe_env *e, double rho_zero_temp, double z) {
   double h = z > 0.0 ? z : 0.0;
-  double rho_zero_temp = (15.0 + 273.15) / (e->temp_ref + 273.15) * e->rho_0;
   return rho_zero_temp * awe_fastexp(-(h + e->height_gnd) / 8550.0);
+}
+
+
+double awe_density(const awe_env *e, double z) {
+  return awe_density_at(e, awe_density_scale(e), z);
 }
 
 

@@ -25,6 +25,10 @@ double awe_fastexp(double x);
 /* Air density at height z [m] (clamped at the ground). */
 double awe_density(const awe_env *e, double z);
 
+/* rho_zero_temp, to hoist out of loops, and the density from it (= awe_density). */
+double awe_density_scale(const awe_env *e);
+double awe_density_at(const awe_env *e, double rho_zero_temp, double z);
+
 /* Wind profile factor at height z [m]. */
 double awe_wind_factor(const awe_env *e, double z);
 

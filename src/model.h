@@ -42,6 +42,7 @@ typedef struct {
   double duration;        /* [s] */
   double dt;              /* log interval [s] */
   char solver[16];        /* GSL stepper name */
+  int jacobian_fd;        /* run.jacobian = fd: finite differences only (jacobian.h) */
   double abs_tol, rel_tol;
   double max_step;        /* [s] */
   int vsm_interval;       /* log steps between aero refreshes, 0 = only at init */

@@ -913,6 +913,7 @@ static void build_env_opt(builder *b) {
   if (isnan(r->dt) && !(st->sample_freq > 0))
     awe_warn(b->warn, NULL, "neither run.dt nor system.sample_freq is set: logging every 0.05 s");
   snprintf(o->solver, sizeof(o->solver), "%s", r->solver ? r->solver : AWE_DEFAULT_SOLVER);
+  o->jacobian_fd = r->jacobian_fd;
   o->abs_tol = !isnan(r->abs_tol) ? r->abs_tol : 1e-6;
   o->rel_tol = !isnan(r->rel_tol) ? r->rel_tol : 1e-6;
   o->max_step = !isnan(r->max_step) ? r->max_step : o->dt;
