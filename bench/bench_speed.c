@@ -95,8 +95,8 @@ static int run_case(const bcase *c, int fd) {
     char sj[40];
     snprintf(sj, sizeof(sj), "%s%s%s", name, awe_solver_implicit(name) == 1 ? "/" : "",
              awe_solver_implicit(name) == 1 ? jk : "");
-    printf("%-14s %-16s %6.1f s %8.4f s %7.0fx  steps %7lu  rhs %8lu  jac %5lu  %6.1f MiB", c->label,
-           sj, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, st->steps, st->rhs, st->jac,
+    printf("%-14s %-16s %6.1f s %8.4f s %7.0fx  steps %7lu  rhs %8lu  jac %5lu  %6.1f MiB",
+           c->label, sj, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, st->steps, st->rhs, st->jac,
            (double)ru.ru_maxrss / 1024.0);
     double cost = sim->t > 0 ? wall / sim->t : 0.0;
     if (c->size > 0) printf("  %8.2f us/s/elem", 1e6 * cost / c->size);

@@ -48,6 +48,28 @@ double awe_wind_factor(const awe_env *e, double z) {
 }
 
 
+double awe_wind_dfactor(const awe_env *e, double z) {
+  if (!(z > 1.0)) return 0.0; /* clamped at 1 m */
+  switch (e->profile_law) {
+    case 1:
+      return e->alpha * pow(z / e->h_ref, e->alpha) / z;
+    case 2:
+      return 1.0 / (z * log(e->h_ref / e->z0));
+    case 3:
+      return 2.0 / (z * log(e->h_ref / e->z0)) - e->alpha * pow(z / e->h_ref, e->alpha) / z;
+    default:
+      return 0.0;
+  }
+}
+
+
+double awe_density_dlog(const awe_env *e, double z) {
+  if (!(z > 0.0)) return 0.0; /* clamped at the ground */
+  double x = -(z + e->height_gnd) / 8550.0;
+  return -1.0 / (8550.0 * (1.0 + x / 1024.0)); /* d/dz ln (1 + x/1024)^1024 */
+}
+
+
 void awe_wind_ground(const awe_env *e, double v_wind, double out[3]) {
   for (int k = 0; k < 3; k++) out[k] = v_wind * e->wind_dir[k];
 }

@@ -88,7 +88,15 @@ const char *awe_integrator_name(const awe_integrator *it);
 /* Number of colours of the sparse Jacobian (right-hand sides per Jacobian minus one). */
 int awe_integrator_ncolors(const awe_integrator *it);
 
-/* Coloured finite-difference Jacobian dfdy [n*n, row-major] and dfdt [n] at (t, y); the GSL
+/* Number of columns of the Jacobian computed analytically (jacobian.h; 0 with run.jacobian =
+ * fd); the others are coloured finite differences. */
+int awe_integrator_analytic_columns(const awe_integrator *it);
+
+/* Which columns (n entries, nonzero = analytic), or NULL with run.jacobian = fd. */
+const unsigned char *awe_integrator_analytic_mask(const awe_integrator *it);
+
+/* Jacobian dfdy: the analytic columns (jacobian.h), the others by coloured finite differences;
+ * coloured finite-difference Jacobian dfdy [n*n, row-major] and dfdt [n] at (t, y); the GSL
  * jacobian callback. params is the awe_integrator. */
 int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params);
 
