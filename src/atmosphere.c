@@ -14,10 +14,19 @@ double awe_fastexp(double x) {
 }
 
 
-double awe_density(const awe_env *e, double z) {
+double awe_density_scale(const awe_env *e) {
+  return (15.0 + 273.15) / (e->temp_ref + 273.15) * e->rho_0;
+}
+
+
+double awe_density_at(const awe_env *e, double rho_zero_temp, double z) {
   double h = z > 0.0 ? z : 0.0;
-  double rho_zero_temp = (15.0 + 273.15) / (e->temp_ref + 273.15) * e->rho_0;
   return rho_zero_temp * awe_fastexp(-(h + e->height_gnd) / 8550.0);
+}
+
+
+double awe_density(const awe_env *e, double z) {
+  return awe_density_at(e, awe_density_scale(e), z);
 }
 
 
@@ -36,6 +45,28 @@ double awe_wind_factor(const awe_env *e, double z) {
     default:
       return 1.0;
   }
+}
+
+
+double awe_wind_dfactor(const awe_env *e, double z) {
+  if (!(z > 1.0)) return 0.0; /* clamped at 1 m */
+  switch (e->profile_law) {
+    case 1:
+      return e->alpha * pow(z / e->h_ref, e->alpha) / z;
+    case 2:
+      return 1.0 / (z * log(e->h_ref / e->z0));
+    case 3:
+      return 2.0 / (z * log(e->h_ref / e->z0)) - e->alpha * pow(z / e->h_ref, e->alpha) / z;
+    default:
+      return 0.0;
+  }
+}
+
+
+double awe_density_dlog(const awe_env *e, double z) {
+  if (!(z > 0.0)) return 0.0; /* clamped at the ground */
+  double x = -(z + e->height_gnd) / 8550.0;
+  return -1.0 / (8550.0 * (1.0 + x / 1024.0)); /* d/dz ln (1 + x/1024)^1024 */
 }
 
 

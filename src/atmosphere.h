@@ -25,8 +25,18 @@ double awe_fastexp(double x);
 /* Air density at height z [m] (clamped at the ground). */
 double awe_density(const awe_env *e, double z);
 
+/* rho_zero_temp, to hoist out of loops, and the density from it (= awe_density). */
+double awe_density_scale(const awe_env *e);
+double awe_density_at(const awe_env *e, double rho_zero_temp, double z);
+
 /* Wind profile factor at height z [m]. */
 double awe_wind_factor(const awe_env *e, double z);
+
+/* d f/d z of the wind profile factor (0 below 1 m and for law 0) [1/m]. */
+double awe_wind_dfactor(const awe_env *e, double z);
+
+/* d ln(rho)/d z of awe_density (0 below the ground) [1/m]. */
+double awe_density_dlog(const awe_env *e, double z);
 
 /* Wind vector at h_ref for a wind speed v_wind [m/s]. */
 void awe_wind_ground(const awe_env *e, double v_wind, double out[3]);

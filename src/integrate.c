@@ -15,6 +15,7 @@
 #include "controller.h"
 #include "input_signal.h"
 #include "jac_color.h"
+#include "jacobian.h"
 #include "outputs.h"
 #include "step_trbdf2.h"
 #include "steady.h"
@@ -76,6 +77,7 @@ struct awe_integrator {
   int *color_adr, *color_num, *color_cols;
   int *col_row_adr, *col_row_num, *col_rows;
   double *yp, *f0, *f1;
+  awe_jac_an *an;            /* analytic columns (jacobian.h), NULL with run.jacobian = fd */
 };
 
 
@@ -300,6 +302,45 @@ static void free_pattern(pattern *p) {
 }
 
 
+/* colours on the pattern (jac_color.h) of the columns not in skip (NULL: all), columns per
+ * colour (CSR, in column order; skipped columns are left out) */
+static int color_columns(awe_integrator *it, int n, const unsigned char *skip) {
+  int *color = malloc(sizeof(int) * (size_t)(n + 1));
+  int *num = calloc((size_t)(n + 1), sizeof(int));
+  if (!color || !num) {
+    free(color);
+    free(num);
+    return -1;
+  }
+  for (int j = 0; j < n; j++) num[j] = skip && skip[j] ? 0 : it->col_row_num[j];
+  int ncolor = awe_color_columns(n, it->col_row_adr, num, it->col_rows, color);
+  free(num);
+  if (ncolor < 0) {
+    free(color);
+    return -1;
+  }
+  for (int c = 0; c <= n; c++) it->color_num[c] = 0;
+  for (int j = 0; j < n; j++)
+    if (!(skip && skip[j])) it->color_num[color[j]]++;
+  int adr = 0, nc = 0;
+  for (int c = 0; c < ncolor; c++) {
+    it->color_adr[c] = adr;
+    adr += it->color_num[c];
+    it->color_num[c] = 0;
+  }
+  for (int j = 0; j < n; j++)
+    if (!(skip && skip[j])) it->color_cols[it->color_adr[color[j]] + it->color_num[color[j]]++] = j;
+  for (int c = 0; c < ncolor; c++)
+    if (it->color_num[c] > 0) { /* drop colours left empty */
+      it->color_adr[nc] = it->color_adr[c];
+      it->color_num[nc++] = it->color_num[c];
+    }
+  it->ncolor = nc;
+  free(color);
+  return 0;
+}
+
+
 /* the Jacobian pattern by columns and its colouring (jac_color.h) */
 static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work *w) {
   pattern p;
@@ -345,24 +386,21 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
         }
     it->col_row_num[j] = k - it->col_row_adr[j];
   }
-  /* colours on that pattern (jac_color.h), columns per colour (CSR, in column order) */
-  int ncolor = awe_color_columns(n, it->col_row_adr, it->col_row_num, it->col_rows, color);
-  if (ncolor < 0) goto out;
-  it->ncolor = ncolor;
-  for (int j = 0; j < n; j++) it->color_num[color[j]]++;
-  int adr = 0;
-  for (int c = 0; c < ncolor; c++) {
-    it->color_adr[c] = adr;
-    adr += it->color_num[c];
-    it->color_num[c] = 0;
-  }
-  for (int j = 0; j < n; j++) it->color_cols[it->color_adr[color[j]] + it->color_num[color[j]]++] = j;
+  if (color_columns(it, n, NULL)) goto out;
   rc = 0;
 out:
   free(color);
   free(vel_of);
   free_pattern(&p);
   return rc;
+}
+
+
+int awe_integrator_analytic_columns(const awe_integrator *it) { return awe_jac_an_count(it->an); }
+
+
+const unsigned char *awe_integrator_analytic_mask(const awe_integrator *it) {
+  return it->an ? awe_jac_an_mask(it->an) : NULL;
 }
 
 
@@ -374,6 +412,7 @@ int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], voi
   int st = awe_rhs(t, y, it->f0, ctx);
   if (st != GSL_SUCCESS) return st;
   memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
+  awe_jac_an_dense(it->an, ctx, dfdy); /* the workspace holds (t, y) */
   memcpy(it->yp, y, sizeof(double) * (size_t)n);
   const double sq = sqrt(DBL_EPSILON);
   for (int c = 0; c < it->ncolor; c++) {
@@ -435,6 +474,16 @@ static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], 
 }
 
 
+/* trbdf2's analytic columns: the workspace at (t, y), then jacobian.h */
+static int trbdf2_jac(void *params, double t, const double *y, double *jval) {
+  awe_integrator *it = params;
+  int st = awe_rhs(t, y, it->f1, it->ctx);
+  if (st != GSL_SUCCESS) return st;
+  awe_jac_an_pattern(it->an, it->ctx, jval);
+  return GSL_SUCCESS;
+}
+
+
 awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0, double abs_tol,
                                      double rel_tol, double hmax, awe_err *err) {
   const stepper_entry *st = find_stepper(solver);
@@ -459,6 +508,10 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   it->atol = abs_tol;
   it->rtol = rel_tol;
   if (build_coloring(it, ctx->m, ctx->w)) goto oom;
+  if (!ctx->m->opt.jacobian_fd) {
+    it->an = awe_jac_an_alloc(ctx->m, ctx->w, n, it->col_row_adr, it->col_row_num, it->col_rows);
+    if (!it->an || color_columns(it, n, awe_jac_an_mask(it->an))) goto oom;
+  }
   if (n == 0) return it; /* nothing moves: awe_integrator_apply just advances t */
   it->sys.function = rhs_wrapper;
   it->sys.jacobian = st->implicit ? jac_wrapper : NULL;
@@ -470,7 +523,12 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   if (*st->type == awe_step_trbdf2) {
     /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
     awe_jac_pattern pat = {n, it->col_row_adr, it->col_row_num, it->col_rows,
-                           &ctx->w->stats.jac};
+                           &ctx->w->stats.jac, NULL, NULL, NULL};
+    if (awe_jac_an_count(it->an) > 0) {
+      pat.analytic = awe_jac_an_mask(it->an);
+      pat.jac = trbdf2_jac;
+      pat.jac_ctx = it;
+    }
     if (awe_trbdf2_set_pattern(it->d->s, &pat) != GSL_SUCCESS) goto oom;
   }
   return it;
@@ -490,6 +548,7 @@ void awe_integrator_free(awe_integrator *it) {
   free(it->col_row_adr);
   free(it->col_row_num);
   free(it->col_rows);
+  awe_jac_an_free(it->an);
   free(it->yp);
   free(it->f0);
   free(it->f1);

@@ -10,8 +10,9 @@
  *             V3 after its steady state 9 -> 59, 2plate_refine 48 -> 320, 2plate_parked
  *             60 s 52 -> 175; the scenarios' CLI runs: hanging tether 930 -> 2300, but
  *             pendulum 129 -> 23 and default 211 -> 47 (undamped: a second-order method)
- * Default: AWE_DEFAULT_SOLVER (model.h) = msbdf, chosen by measurement (bench/bench_simulate.c,
- * abs_tol = rel_tol = 1e-6, real-time factors):
+ * Default: per model class (solver_default.h: trbdf2 with damped lines, wings or pulleys,
+ * rk8pd when all lines are undamped; README "Speed"). The earlier default, msbdf, was chosen
+ * from this table (bench/bench_simulate.c, abs_tol = rel_tol = 1e-6, real-time factors):
  *                                 rkf45   rkck   rk8pd   msbdf   rk4imp   bsimp
  *   10-segment tether, 60 s        429     467     210    2035       82      54
  *   pulley (test model), 500 s      -       -     1002   28010      -        -
@@ -25,7 +26,9 @@
  * pendulum rod) or constant slack/taut switching (a limp kite without aerodynamics) favour
  * rk8pd/rkf45; such scenarios should name their solver.
  *
- * Jacobian (implicit steppers): coloured sparse finite differences (Curtis-Powell-Reid).
+ * Jacobian (implicit steppers): the structural columns analytic (jacobian.h: points, segments,
+ * drag, tether lengths, winches; run.jacobian = analytic, the default), the others by
+ * coloured sparse finite differences (Curtis-Powell-Reid), coloured on those columns only.
  * The state is split into blocks (a point's pos+vel, a tether length, a winch speed, a
  * pulley's len+vel); the block dependency graph follows from the topology (segments,
  * tethers, winches, pulleys, wing-origin damping, and clusters of quasi-static unknowns that
@@ -107,7 +110,15 @@ const char *awe_integrator_name(const awe_integrator *it);
 /* Number of colours of the sparse Jacobian (right-hand sides per Jacobian minus one). */
 int awe_integrator_ncolors(const awe_integrator *it);
 
-/* Coloured finite-difference Jacobian dfdy [n*n, row-major] and dfdt [n] at (t, y); the GSL
+/* Number of columns of the Jacobian computed analytically (jacobian.h; 0 with run.jacobian =
+ * fd); the others are coloured finite differences. */
+int awe_integrator_analytic_columns(const awe_integrator *it);
+
+/* Which columns (n entries, nonzero = analytic), or NULL with run.jacobian = fd. */
+const unsigned char *awe_integrator_analytic_mask(const awe_integrator *it);
+
+/* Jacobian dfdy: the analytic columns (jacobian.h), the others by coloured finite differences;
+ * coloured finite-difference Jacobian dfdy [n*n, row-major] and dfdt [n] at (t, y); the GSL
  * jacobian callback. params is the awe_integrator. */
 int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params);
 

@@ -34,7 +34,8 @@ typedef struct {
   double cd_tether;       /* tether drag coefficient [-] */
 } awe_env;
 
-/* Default GSL stepper (see awesim(1) for the measurement that chose it). */
+/* Fallback stepper of a model built without run options; a scenario that names no stepper
+ * gets awe_default_solver(m) (solver_default.h), chosen per model class. */
 #define AWE_DEFAULT_SOLVER "msbdf"
 
 /* Run options (scenario `run:` merged with settings). */
@@ -42,6 +43,7 @@ typedef struct {
   double duration;        /* [s] */
   double dt;              /* log interval [s] */
   char solver[16];        /* GSL stepper name */
+  int jacobian_fd;        /* run.jacobian = fd: finite differences only (jacobian.h) */
   double abs_tol, rel_tol;
   double max_step;        /* [s] */
   int vsm_interval;       /* log steps between aero refreshes, 0 = only at init */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "solver_default.h"
 #include "vec3.h"
 #include "controller.h"
 #include "pool.h"
@@ -919,7 +920,8 @@ static void build_env_opt(builder *b) {
   o->dt = !isnan(r->dt) ? r->dt : st->sample_freq > 0 ? 1.0 / st->sample_freq : 0.05;
   if (isnan(r->dt) && !(st->sample_freq > 0))
     awe_warn(b->warn, NULL, "neither run.dt nor system.sample_freq is set: logging every 0.05 s");
-  snprintf(o->solver, sizeof(o->solver), "%s", r->solver ? r->solver : AWE_DEFAULT_SOLVER);
+  snprintf(o->solver, sizeof(o->solver), "%s", r->solver ? r->solver : awe_default_solver(m));
+  o->jacobian_fd = r->jacobian_fd;
   o->abs_tol = !isnan(r->abs_tol) ? r->abs_tol : 1e-6;
   o->rel_tol = !isnan(r->rel_tol) ? r->rel_tol : 1e-6;
   o->max_step = !isnan(r->max_step) ? r->max_step : o->dt;

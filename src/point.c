@@ -23,20 +23,28 @@ void awe_point_masses(const awe_model *m, awe_work *w) {
 }
 
 
-void awe_point_force(const awe_model *m, awe_work *w, int i) {
+/* point i's force; rho_zt from awe_density_scale */
+static inline void point_force(const awe_model *m, awe_work *w, int i, double rho_zt) {
   double *S = w->spring + 3 * i, *F = w->force + 3 * i;
-  S[0] = S[1] = S[2] = 0.0;
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0;
   /* gather the segment forces (p1 gets +F_s u, p2 gets -F_s u) and half the line drag */
   int adr = w->point_seg_adr[i], n = w->point_seg_num[i];
+  const int *segs = w->point_segs + adr;
+  const double *sign = w->point_seg_sign + adr;
   for (int k = 0; k < n; k++) {
-    int s = w->point_segs[adr + k];
-    double f = m->segment_p[2 * s] == i ? w->seg_force[s] : -w->seg_force[s];
-    awe_v3_addto(S, f, w->seg_dir + 3 * s);
-    awe_v3_addto(S, 0.5, w->seg_drag + 3 * s);
+    int s = segs[k];
+    double f = sign[k] * w->seg_force[s];
+    const double *u = w->seg_dir + 3 * s, *fd = w->seg_drag + 3 * s;
+    s0 += f * u[0] + 0.5 * fd[0];
+    s1 += f * u[1] + 0.5 * fd[1];
+    s2 += f * u[2] + 0.5 * fd[2];
   }
-  F[0] = S[0];
-  F[1] = S[1];
-  F[2] = S[2] - m->env.g * w->mass[i];
+  S[0] = s0;
+  S[1] = s1;
+  S[2] = s2;
+  F[0] = s0;
+  F[1] = s1;
+  F[2] = s2 - m->env.g * w->mass[i];
   if (w->point_u_force[i] >= 0) awe_v3_addto(F, 1.0, w->u + w->point_u_force[i]);
 
   /* point drag */
@@ -46,14 +54,21 @@ void awe_point_force(const awe_model *m, awe_work *w, int i) {
     double wind[3], va[3];
     awe_wind_at(&m->env, w->wind_gnd, p[2], wind);
     awe_v3_sub(va, wind, v);
-    double q = 0.5 * awe_density(&m->env, p[2]) * cd * sqrt(awe_v3_dot(va, va) + 1e-24) * area;
+    double q = 0.5 * awe_density_at(&m->env, rho_zt, p[2]) * cd *
+               sqrt(awe_v3_dot(va, va) + 1e-24) * area;
     awe_v3_addto(F, q, va);
   }
 }
 
 
+void awe_point_force(const awe_model *m, awe_work *w, int i) {
+  point_force(m, w, i, awe_density_scale(&m->env));
+}
+
+
 void awe_point_forces(const awe_model *m, awe_work *w) {
-  for (int i = 0; i < m->npoint; i++) awe_point_force(m, w, i);
+  double rho_zt = awe_density_scale(&m->env);
+  for (int i = 0; i < m->npoint; i++) point_force(m, w, i, rho_zt);
 }
 
 

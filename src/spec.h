@@ -209,6 +209,7 @@ typedef struct {
   double duration;        /* [s] */
   double dt;              /* log interval [s]; NAN = 1/sample_freq */
   const char *solver;     /* GSL stepper name */
+  int jacobian_fd;        /* run.jacobian: 0 analytic (where available), 1 fd */
   double abs_tol, rel_tol;/* NAN = from settings (or 1e-6) */
   double max_step;        /* [s], NAN = dt */
   int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */

@@ -31,6 +31,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   r->duration = 10.0;
   r->dt = NAN;
   r->solver = NULL;
+  r->jacobian_fd = 0;
   r->abs_tol = NAN;
   r->rel_tol = NAN;
   r->max_step = NAN;
@@ -43,7 +44,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   static const char *const keys[] = {"duration", "dt", "solver", "abs_tol", "rel_tol",
                                      "max_step", "vsm_interval", "steady_state",
                                      "steady_state_time", "min_step", "max_wall_time",
-                                     "max_steps"};
+                                     "max_steps", "jacobian"};
   AWE_TRY(awe_ymap_check_keys(run, "run", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(num(run, "duration", "run", &r->duration, 0, err));
   AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
@@ -58,6 +59,15 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_int(v, "run.vsm_interval", &r->vsm_interval, err));
   v = awe_ymap_get(run, "steady_state");
   if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_bool(v, "run.steady_state", &r->steady_state, err));
+  v = awe_ymap_get(run, "jacobian");
+  if (v && v->kind != AWE_Y_NULL) {
+    const char *jv;
+    AWE_TRY(awe_ynode_string(v, "run.jacobian", &jv, err));
+    if (strcmp(jv, "analytic") && strcmp(jv, "fd"))
+      return awe_err_at(err, AWE_EINVAL, &v->loc,
+                        "run.jacobian: '%s' is not a Jacobian kind (allowed: analytic, fd)", jv);
+    r->jacobian_fd = !strcmp(jv, "fd");
+  }
   v = awe_ymap_get(run, "solver");
   if (v && v->kind != AWE_Y_NULL) {
     const char *sv;

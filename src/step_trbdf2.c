@@ -31,7 +31,8 @@
  * which gsl_odeiv2_evolve_apply restores y and halves h (GSL 2.7, ode-initval2/evolve.c).
  * y is written only when the step succeeds.
  *
- * J: coloured finite differences of the system function on the pattern (jac_color.h),
+ * J: the pattern's analytic columns from its callback (jacobian.h), the others by
+ * coloured finite differences of the system function on the pattern (jac_color.h),
  * h_j = sqrt(eps) max(|y_j|, 1) as awe_jacobian_fd, stored on the pattern and factorised by
  * the sparse LU (sparse_lu.h). Memory is allocated in alloc / awe_trbdf2_set_pattern only
  * (a stepper used without a pattern allocates the dense default once, at its first step).
@@ -67,6 +68,8 @@ typedef struct {
   /* pattern (owned copies) and its colouring */
   int ncolor, *color_adr, *color_cols, *col_adr, *col_num, *rows;
   unsigned long *njac;
+  int (*jac)(void *, double, const double *, double *); /* analytic columns, or NULL */
+  void *jac_ctx;
   awe_slu *lu;
   double *jval;              /* J on the pattern */
   int have_j;                /* jval holds a Jacobian */
@@ -94,6 +97,8 @@ static int install_pattern(trbdf2_state *s, const awe_jac_pattern *p) {
   int n = p->n, nnz = 0;
   for (int j = 0; j < n; j++) nnz += p->col_num[j];
   s->njac = p->njac;
+  s->jac = p->analytic ? p->jac : NULL;
+  s->jac_ctx = p->jac_ctx;
   s->color_adr = calloc((size_t)n + 2, sizeof(int));
   s->color_cols = malloc(sizeof(int) * ((size_t)n + 1));
   s->col_adr = calloc((size_t)n + 1, sizeof(int));
@@ -111,15 +116,26 @@ static int install_pattern(trbdf2_state *s, const awe_jac_pattern *p) {
     memcpy(s->rows + a, p->rows + p->col_adr[j], sizeof(int) * (size_t)p->col_num[j]);
     a += p->col_num[j];
   }
-  s->ncolor = awe_color_columns(n, s->col_adr, s->col_num, s->rows, color);
+  {
+    /* analytic columns take no part in the differences: no rows for the colouring */
+    int *num = calloc((size_t)n + 1, sizeof(int));
+    if (!num) goto fail;
+    for (int j = 0; j < n; j++) num[j] = s->jac && p->analytic[j] ? 0 : s->col_num[j];
+    s->ncolor = awe_color_columns(n, s->col_adr, num, s->rows, color);
+    free(num);
+  }
   if (s->ncolor < 0) goto fail;
+  for (int j = 0; j < n; j++)
+    if (s->jac && p->analytic[j]) color[j] = -1;
   /* columns of each colour (CSR): colour c has color_cols[color_adr[c] .. color_adr[c+1]) */
-  for (int j = 0; j < n; j++) s->color_adr[color[j] + 1]++;
+  for (int j = 0; j < n; j++)
+    if (color[j] >= 0) s->color_adr[color[j] + 1]++;
   for (int c = 0; c < s->ncolor; c++) s->color_adr[c + 1] += s->color_adr[c];
   {
     int *fill = calloc((size_t)s->ncolor + 1, sizeof(int));
     if (!fill) goto fail;
-    for (int j = 0; j < n; j++) s->color_cols[s->color_adr[color[j]] + fill[color[j]]++] = j;
+    for (int j = 0; j < n; j++)
+      if (color[j] >= 0) s->color_cols[s->color_adr[color[j]] + fill[color[j]]++] = j;
     free(fill);
   }
   free(color);
@@ -146,7 +162,7 @@ static int dense_pattern(trbdf2_state *s) {
       num[j] = n;
       for (int i = 0; i < n; i++) rows[j * n + i] = i;
     }
-    awe_jac_pattern p = {n, adr, num, rows, NULL};
+    awe_jac_pattern p = {n, adr, num, rows, NULL, NULL, NULL, NULL};
     rc = install_pattern(s, &p);
   }
   free(adr);
@@ -211,10 +227,15 @@ static unsigned int trbdf2_order(void *vstate) {
 static int jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, const double *y) {
   const double sq = sqrt(DBL_EPSILON);
   if (s->njac) (*s->njac)++;
+  if (s->jac) {
+    int st = s->jac(s->jac_ctx, t, y, s->jval);
+    if (st != GSL_SUCCESS) return st;
+  }
   memcpy(s->yp, y, sizeof(double) * s->n);
   for (int c = 0; c < s->ncolor; c++) {
     const int *cols = s->color_cols + s->color_adr[c];
     int nc = s->color_adr[c + 1] - s->color_adr[c];
+    if (nc == 0) continue;
     for (int k = 0; k < nc; k++) {
       int j = cols[k];
       s->yp[j] = y[j] + sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);

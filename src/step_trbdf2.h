@@ -5,7 +5,8 @@
  *   awe_trbdf2_set_pattern(d->s, &pattern);   // optional: without it J is dense
  *
  * The stepper evaluates its own Jacobian by coloured finite differences of sys.function on
- * the pattern (sys.jacobian is not used) and keeps it across steps while Newton converges.
+ * the pattern (sys.jacobian is not used), the pattern's analytic columns from its callback,
+ * and keeps it across steps while Newton converges.
  */
 #ifndef AWE_STEP_TRBDF2_H
 #define AWE_STEP_TRBDF2_H
@@ -18,6 +19,12 @@ typedef struct {
   int n;
   const int *col_adr, *col_num, *rows;
   unsigned long *njac; /* incremented per Jacobian; may be NULL */
+  /* optional analytic columns (jacobian.h): analytic[j] != 0 marks them; jac(jac_ctx, t, y,
+   * jval) fills them on the packed pattern (columns in order from 0) before the finite
+   * differences of the others; its status is the Jacobian's */
+  const unsigned char *analytic;
+  int (*jac)(void *jac_ctx, double t, const double *y, double *jval);
+  void *jac_ctx;
 } awe_jac_pattern;
 
 extern const gsl_odeiv2_step_type *const awe_step_trbdf2;

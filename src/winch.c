@@ -25,17 +25,11 @@ double awe_winch_friction(const awe_model *m, int i, double v) {
 
 void awe_winch_forces(const awe_model *m, awe_work *w) {
   for (int i = 0; i < m->nwinch; i++) {
-    int wp = m->winch_point[i];
     double F[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < m->winch_tether_num[i]; k++) {
-      int t = m->winch_tethers[m->winch_tether_adr[i] + k];
-      for (int j = 0; j < m->tether_seg_num[t]; j++) {
-        int s = m->tether_segs[m->tether_seg_adr[t] + j];
-        if (m->segment_p[2 * s] == wp) awe_v3_addto(F, w->seg_force[s], w->seg_dir + 3 * s);
-        else if (m->segment_p[2 * s + 1] == wp)
-          awe_v3_addto(F, -w->seg_force[s], w->seg_dir + 3 * s);
-      }
-    }
+    const int *segs = w->winch_segs + w->winch_seg_adr[i];
+    const double *sign = w->winch_seg_sign + w->winch_seg_adr[i];
+    for (int k = 0; k < w->winch_seg_num[i]; k++)
+      awe_v3_addto(F, sign[k] * w->seg_force[segs[k]], w->seg_dir + 3 * segs[k]);
     w->winch_force[i] = sqrt(awe_v3_dot(F, F) + 1e-24);
   }
 }

@@ -115,6 +115,38 @@ static int build_point_segs(const awe_model *m, awe_work *w) {
     w->point_segs[w->point_seg_adr[a] + w->point_seg_num[a]++] = s;
     if (b != a) w->point_segs[w->point_seg_adr[b] + w->point_seg_num[b]++] = s;
   }
+  w->point_seg_sign = dbls(p, 2 * m->nsegment);
+  if (!w->point_seg_sign) return -1;
+  for (int i = 0; i < m->npoint; i++)
+    for (int k = 0; k < w->point_seg_num[i]; k++) {
+      int e = w->point_seg_adr[i] + k;
+      w->point_seg_sign[e] = m->segment_p[2 * w->point_segs[e]] == i ? 1.0 : -1.0;
+    }
+  /* the tether segments at each winch point (the winch force), in the order of the tethers */
+  w->winch_seg_adr = ints(p, m->nwinch, 0);
+  w->winch_seg_num = ints(p, m->nwinch, 0);
+  int nws = 0;
+  for (int i = 0; i < m->nwinch; i++)
+    for (int k = 0; k < m->winch_tether_num[i]; k++)
+      nws += m->tether_seg_num[m->winch_tethers[m->winch_tether_adr[i] + k]];
+  w->winch_segs = ints(p, nws, -1);
+  w->winch_seg_sign = dbls(p, nws);
+  if (!w->winch_seg_adr || !w->winch_seg_num || !w->winch_segs || !w->winch_seg_sign) return -1;
+  int e = 0;
+  for (int i = 0; i < m->nwinch; i++) {
+    int wp = m->winch_point[i];
+    w->winch_seg_adr[i] = e;
+    for (int k = 0; k < m->winch_tether_num[i]; k++) {
+      int t = m->winch_tethers[m->winch_tether_adr[i] + k];
+      for (int j = 0; j < m->tether_seg_num[t]; j++) {
+        int s = m->tether_segs[m->tether_seg_adr[t] + j];
+        if (m->segment_p[2 * s] != wp && m->segment_p[2 * s + 1] != wp) continue;
+        w->winch_segs[e] = s;
+        w->winch_seg_sign[e++] = m->segment_p[2 * s] == wp ? 1.0 : -1.0;
+      }
+    }
+    w->winch_seg_num[i] = e - w->winch_seg_adr[i];
+  }
   return 0;
 }
 
@@ -211,6 +243,21 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
                                       w->point_slave[m->segment_p[2 * s + 1]]);
   }
   for (int j = 0; j < nw; j++) w->wing_R[9 * j] = w->wing_R[9 * j + 4] = w->wing_R[9 * j + 8] = 1.0;
+  w->seg_hot = awe_pool_array(p, (size_t)(ns > 0 ? ns : 1), sizeof(awe_seg_hot));
+  if (!w->seg_hot) goto oom;
+  for (int s = 0; s < ns; s++) {
+    awe_seg_hot *h = w->seg_hot + s;
+    double cd = m->env.cd_tether, dia = m->segment_diameter[s];
+    h->a = m->segment_p[2 * s];
+    h->b = m->segment_p[2 * s + 1];
+    h->pulley = m->segment_pulley[s];
+    h->leg_sign = m->segment_pulley_leg[s] == 0 ? 1.0 : -1.0;
+    h->unit_k = m->segment_unit_k[s];
+    h->unit_c = m->segment_unit_c[s];
+    h->comp_frac = m->segment_compression_frac[s];
+    h->drag = m->segment_wing_internal[s] || cd == 0.0 || dia <= 0.0 ? 0.0 : 0.5 * cd * dia;
+    h->rigid = w->seg_rigid[s];
+  }
 
   if (w->nqs > 0) {
     w->qs = awe_qs_alloc(m, w);

@@ -72,6 +72,18 @@ typedef struct {
   double inertia;          /* (1/3) m c^2 [kg m^2] */
 } awe_group_geom;
 
+/* What the segment loop reads of segment s, packed (work.c; the model's arrays are spread over
+ * many cache lines): ends, spring-damper constants, pulley leg, line-drag factor. */
+typedef struct {
+  int a, b;                /* end points */
+  int pulley;              /* pulley index, -1 */
+  double leg_sign;         /* +1 on leg 0 of a pulley, -1 on leg 1 */
+  double unit_k, unit_c;   /* E A [N], damping [N s] */
+  double comp_frac;        /* stiffness factor when slack */
+  double drag;             /* 0.5 cd_tether d [m]; 0: no line drag (inside a wing, cd or d 0) */
+  int rigid;               /* both ends on one rigid wing: no force */
+} awe_seg_hot;
+
 typedef struct awe_work {
   int nx, nu, ny;          /* sizes of state, input and output vectors */
   int nqs;                 /* quasi-static unknowns: 3 per QUASI_STATIC point + 1 per QS pulley */
@@ -88,6 +100,10 @@ typedef struct awe_work {
 
   /* topology helpers: segments touching each point (CSR) */
   int *point_seg_adr, *point_seg_num, *point_segs;
+  double *point_seg_sign;  /* [CSR] +1 if the point is the segment's p1, -1 if p2 */
+  awe_seg_hot *seg_hot;    /* [ns] */
+  int *winch_seg_adr, *winch_seg_num, *winch_segs; /* tether segments at each winch point */
+  double *winch_seg_sign;  /* +1 if the winch point is the segment's p1 */
   double *segment_lambda;  /* line mass per length rho pi d^2/4 [kg/m] */
   double *pulley_mass;     /* rope mass of a pulley, sum_len * lambda of leg 1 [kg] */
 

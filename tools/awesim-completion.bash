@@ -25,7 +25,7 @@ declare -A _awesim_fallback_options=(
 )
 _awesim_solvers="rkf45 rkck rk8pd msbdf rk4imp bsimp rk2 rk4 rk1imp rk2imp trbdf2"
 _awesim_set_keys="name= model= run.duration= run.dt= run.solver= run.abs_tol= run.rel_tol=
-run.vsm_interval= run.steady_state= inputs= controllers= output.hdf5= settings.environment.v_wind=
+run.vsm_interval= run.steady_state= run.jacobian= inputs= controllers= output.hdf5= settings.environment.v_wind=
 settings.environment.upwind_dir= settings.environment.rho_0= settings.environment.profile_law=
 settings.system.g_earth= settings.system.sample_freq= settings.tether.cd_tether=
 settings.tether.d_tether= settings.winch.drum_radius= settings.winch.gear_ratio="
@@ -169,6 +169,9 @@ _awesim_main() {
         run.solver=*)
           mapfile -t COMPREPLY < <(compgen -P run.solver= -W "$_awesim_solvers" \
             -- "${cur#run.solver=}") ;;
+        run.jacobian=*)
+          mapfile -t COMPREPLY < <(compgen -P run.jacobian= -W "analytic fd" \
+            -- "${cur#run.jacobian=}") ;;
         *) _awesim_words "$cur" "$_awesim_set_keys" ;;
       esac
       return 0 ;;

@@ -1,0 +1,189 @@
+/* test_jacobian.c: the analytic Jacobian (jacobian.h) against the coloured finite differences
+ * (run.jacobian = fd) on every shipped scenario, after a short flight (moving points, taut
+ * and drag-loaded lines), and the runs of both kinds agree.
+ *
+ * Checks, per analytic column, relative to the column's largest entry (at least 1): within
+ * 1e-6 of central differences (h = 1e-7 max(|y_j|, 1)), and within 5e-3 of the coloured
+ * forward differences, whose own error is sqrt(eps) max(|y_j|, 1) |f''|/|f'| (measured: 6e-6
+ * on the aerostat's tether, where the analytic entry agrees with central differences to 1e-9;
+ * 0.015 absolute on the pendulum's d acc_z / d y, which is 0 exactly: 8e-4 of that column).
+ * A tether model must have all its columns analytic (no wing, pulley or quasi-static part).
+ */
+#include <gsl/gsl_errno.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "integrate.h"
+#include "load.h"
+
+typedef struct {
+  awe_spec *s;
+  awe_model *m;
+  awe_sim *sim;
+} run;
+
+
+/* the scenario with run.jacobian = jac and the extra override (or NULL) */
+static const char *extra;
+
+static int open_run(run *r, const char *scenario, const char *jac, const char *solver) {
+  char setj[64];
+  snprintf(setj, sizeof(setj), "run.jacobian=%s", jac);
+  const char *sets[] = {setj, "run.steady_state=false", extra};
+  awe_err err = {0};
+  awe_diag warn = {0};
+  r->s = awe_spec_load(scenario, extra ? 3 : 2, sets, &warn, &err);
+  awe_diag_free(&warn);
+  r->m = r->s ? awe_model_build(r->s, &r->s->warnings, &err) : NULL;
+  r->sim = r->m ? awe_sim_alloc(r->m, solver, &err) : NULL;
+  if (!r->sim || awe_sim_start(r->sim, &err)) {
+    fprintf(stderr, "  %s: %s\n", scenario, err.msg);
+    return -1;
+  }
+  return 0;
+}
+
+
+static void close_run(run *r) {
+  awe_sim_free(r->sim);
+  awe_model_free(r->m);
+  awe_spec_free(r->s);
+}
+
+
+/* analytic vs central differences and vs the coloured forward differences at the state of
+ * the analytic run after t_fly; returns the number of analytic columns */
+static int compare(const char *scenario, double t_fly) {
+  run a, f;
+  if (open_run(&a, scenario, "analytic", "msbdf") || open_run(&f, scenario, "fd", "msbdf")) {
+    ENSURE(!"scenario loads");
+    return -1;
+  }
+  awe_err err = {0};
+  if (t_fly > 0.0) ENSURE(awe_sim_step(a.sim, t_fly, &err) == AWE_OK);
+  int n = a.sim->w->nx;
+  size_t nn = (size_t)n * (size_t)n + 1;
+  double *Ja = calloc(nn, sizeof(double)), *Jf = calloc(nn, sizeof(double));
+  double *dt = calloc((size_t)n + 1, sizeof(double)), *y = calloc((size_t)n + 1, sizeof(double));
+  double *f1 = calloc((size_t)n + 1, sizeof(double)), *f2 = calloc((size_t)n + 1, sizeof(double));
+  ENSURE(awe_jacobian_fd(a.sim->t, a.sim->y, Ja, dt, a.sim->it) == GSL_SUCCESS);
+  ENSURE(awe_jacobian_fd(a.sim->t, a.sim->y, Jf, dt, f.sim->it) == GSL_SUCCESS);
+  const unsigned char *mask = awe_integrator_analytic_mask(a.sim->it);
+  double worst_c = 0.0, worst_f = 0.0;
+  int wi = -1, wj = -1;
+  for (int j = 0; j < n && mask; j++) {
+    if (!mask[j]) continue;
+    /* central difference, h = 1e-7 max(|y_j|, 1): below the lines' stretch (a hanging
+     * 10 m segment: 0.7 mm), so no slack switch; rounding ~eps |f| / h */
+    memcpy(y, a.sim->y, sizeof(double) * (size_t)n);
+    double h = 1e-7 * fmax(fabs(y[j]), 1.0);
+    y[j] = a.sim->y[j] + h;
+    ENSURE(awe_rhs(a.sim->t, y, f1, &a.sim->ctx) == GSL_SUCCESS);
+    y[j] = a.sim->y[j] - h;
+    ENSURE(awe_rhs(a.sim->t, y, f2, &a.sim->ctx) == GSL_SUCCESS);
+    double cmax = 1.0; /* an entry of 1 (d pos/dt = vel) is on every matrix's scale */
+    for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(Ja[(size_t)i * n + j]));
+    for (int i = 0; i < n; i++) {
+      double ja = Ja[(size_t)i * n + j], jc = (f1[i] - f2[i]) / (2.0 * h);
+      double ec = fabs(ja - jc) / cmax, ef = fabs(ja - Jf[(size_t)i * n + j]) / cmax;
+      if (ec > worst_c) {
+        worst_c = ec;
+        wi = i;
+        wj = j;
+      }
+      worst_f = fmax(worst_f, ef);
+    }
+  }
+  if (worst_c > 1e-6) {
+    char rn[96], cn[96];
+    awe_state_name(a.m, wi, rn, sizeof(rn));
+    awe_state_name(a.m, wj, cn, sizeof(cn));
+    HARNESS_FAIL("%s: d %s / d %s: analytic %.9g differs from central differences by %.3g of "
+                 "the column's largest entry", scenario, rn, cn, Ja[(size_t)wi * n + wj], worst_c);
+  }
+  /* the forward differences' own error is ~sqrt(eps) (|y| + 1) f''/f' */
+  if (worst_f > 5e-3) HARNESS_FAIL("%s: analytic vs coloured fd: %.3g", scenario, worst_f);
+  int count = awe_integrator_analytic_columns(a.sim->it);
+  free(Ja);
+  free(Jf);
+  free(dt);
+  free(y);
+  free(f1);
+  free(f2);
+  close_run(&a);
+  close_run(&f);
+  return count;
+}
+
+
+static void test_tethers(void) {
+  ENSURE(compare("scenarios/reel_out.yaml", 0.5) == 62);
+  ENSURE(compare("scenarios/hanging_tether_winch.yaml", 0.5) == 62);
+  ENSURE(compare("scenarios/tests/tether4.yaml", 0.5) >= 0);
+  ENSURE(compare("scenarios/tests/winch.yaml", 0.5) >= 0);
+}
+
+
+static void test_aerostat(void) {
+  /* tether drag in wind under a balloon */
+  ENSURE(compare("scenarios/aerostat.yaml", 0.5) > 0);
+}
+
+
+static void test_wind_profile(void) {
+  /* the aerostat in the EXP (1), LOG (2) and EXPLOG (3) wind profiles: wind and density vary
+   * along the tether */
+  static const char *const laws[] = {
+      "settings.environment={profile_law: 1, alpha: 0.08, h_ref: 6.0, z0: 0.0002}",
+      "settings.environment={profile_law: 2, alpha: 0.08, h_ref: 6.0, z0: 0.0002}",
+      "settings.environment={profile_law: 3, alpha: 0.08, h_ref: 6.0, z0: 0.0002}"};
+  for (int k = 0; k < 3; k++) {
+    extra = laws[k];
+    ENSURE(compare("scenarios/aerostat.yaml", 0.5) > 0);
+  }
+  extra = NULL;
+}
+
+
+static void test_kites(void) {
+  /* wings keep finite differences; the columns of the tether below them are analytic */
+  ENSURE(compare("scenarios/2plate_parked.yaml", 0.2) > 0);
+  ENSURE(compare("scenarios/2plate_refine.yaml", 0.2) > 0);
+  ENSURE(compare("scenarios/2plate_reel_out.yaml", 0.2) >= 0);
+  ENSURE(compare("scenarios/v3_kite.yaml", 0.1) >= 0);
+  ENSURE(compare("scenarios/pendulum.yaml", 0.5) >= 0);
+  ENSURE(compare("scenarios/default.yaml", 0.5) >= 0);
+}
+
+
+/* the same run with both kinds of Jacobian ends at the same state (within the tolerance) */
+static void test_runs_agree(void) {
+  static const char *const solvers[] = {"msbdf", "trbdf2"};
+  for (int k = 0; k < 2; k++) {
+    run a, f;
+    if (open_run(&a, "scenarios/reel_out.yaml", "analytic", solvers[k]) ||
+        open_run(&f, "scenarios/reel_out.yaml", "fd", solvers[k])) {
+      ENSURE(!"scenario loads");
+      return;
+    }
+    awe_err err = {0};
+    ENSURE(awe_sim_step(a.sim, 5.0, &err) == AWE_OK);
+    ENSURE(awe_sim_step(f.sim, 5.0, &err) == AWE_OK);
+    for (int i = 0; i < a.sim->w->nx; i++)
+      ENSURE_NEAR(a.sim->y[i], f.sim->y[i], 1e-4 * (1.0 + fabs(f.sim->y[i])));
+    ENSURE(a.sim->w->stats.rhs < f.sim->w->stats.rhs);
+    close_run(&a);
+    close_run(&f);
+  }
+}
+
+
+int main(void) {
+  gsl_set_error_handler_off();
+  RUN(test_tethers);
+  RUN(test_aerostat);
+  RUN(test_wind_profile);
+  RUN(test_kites);
+  RUN(test_runs_agree);
+  return harness_report();
+}
