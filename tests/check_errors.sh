@@ -784,6 +784,21 @@ reset; good_structure
 } >"$T/scen.yaml"
 expect alias_bomb 65 'scen.yaml:[0-9]+:[0-9]+: aliases expand the document to more than 4000000 nodes'
 
+# the documented maximum n_segments is checked in linear time (a pairwise name check took a minute)
+reset
+cat >"$T/s.yaml" <<'EOF'
+points:
+  headers: [name, pos_cad, type, extra_mass]
+  data:
+    - [ground, [0, 0, 0], STATIC, 0.0]
+    - [kcu, [0, 0, -1000], DYNAMIC, 1.0]
+tethers:
+  headers: [name, start_point, end_point, n_segments, diameter_mm]
+  data:
+    - [line, ground, kcu, 100000, 2.0]
+EOF
+expect n_segments_max 0 'points:   100001 ' 'segments: 100000 '
+
 # ---- the good case, for contrast ----------------------------------------------------------------
 reset; good_structure
 expect good_model 0 'points:   2 \(STATIC 1, DYNAMIC 1' 'segments: 1 ' 'warnings: 0'
