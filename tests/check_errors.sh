@@ -799,6 +799,21 @@ tethers:
 EOF
 expect n_segments_max 0 'points:   100001 ' 'segments: 100000 '
 
+# running out of memory while reading a file is a problem of that file: exit 65, named (not under
+# ASan, which reserves far more address space than the limit)
+case $AWESIM in
+  *asan*) ;;
+  *)
+    reset
+    awk 'BEGIN { print "awesim: 1"; print "big:"; for (i = 0; i < 3000000; i++) print "  - 1.5" }' \
+      >"$T/scen.yaml"
+    out=$(cd "$T" && ulimit -v 150000 && timeout 60 "$AWESIM" check scen.yaml 2>&1)
+    rc=$?
+    if [ $rc -eq 65 ] && echo "$out" | grep -qE 'scen.yaml:[0-9]+:[0-9]+: out of memory while reading'
+    then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL oom_reading: exit $rc: $out"; fi
+    ;;
+esac
+
 # ---- the good case, for contrast ----------------------------------------------------------------
 reset; good_structure
 expect good_model 0 'points:   2 \(STATIC 1, DYNAMIC 1' 'segments: 1 ' 'warnings: 0'
