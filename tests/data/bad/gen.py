@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen.py: mutate the shipped scenarios and model files into bad-input cases.
 
-    tests/data/bad/gen.py AWESIM OUTDIR [N]
+    tests/data/bad/gen.py AWESIM OUTDIR [N [SEED]]
 
 Each case is a folder OUTDIR/<id>/ with scen.yaml (the entry point) and, when a model file was
 mutated, that file and a system.yaml naming it (the other model files are the shipped ones, named
@@ -82,9 +82,9 @@ def rewrite_refs(text, model_dir):
 def main():
     awesim, out = os.path.abspath(sys.argv[1]), sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 3000
-    rng = random.Random(11)
+    rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 11)
     os.makedirs(out, exist_ok=True)
-    seen, kept, tried = {}, 0, 0
+    seen, kept, tried, rejected, noline = {}, 0, 0, 0, 0
     scens = sorted(SCEN)
     for it in range(n):
         sname = rng.choice(scens)
@@ -121,7 +121,11 @@ def main():
                            timeout=60)
         if r.returncode == 0:
             continue
+        rejected += 1
         msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "(no message)"
+        if not re.search(r":\d+:", msg):
+            noline += 1
+            print("no line:", msg)
         tp = template(msg.split("error:", 1)[-1])
         size = sum(len(t) for t in files.values())
         if seen.get(tp, 0) >= KEEP or size > 12000:
@@ -130,7 +134,8 @@ def main():
         os.rename(case, os.path.join(out, "%04d_%s" % (it, sname.replace(".yaml", ""))))
         kept += 1
     shutil.rmtree(os.path.join(out, "tmp"), ignore_errors=True)
-    print("tried %d mutations, kept %d cases (%d templates)" % (tried, kept, len(seen)))
+    print("tried %d mutations, %d rejected, %d messages without a line; kept %d cases "
+          "(%d templates)" % (tried, rejected, noline, kept, len(seen)))
 
 
 if __name__ == "__main__":
