@@ -34,15 +34,15 @@ for h in $list; do
     -dict=tests/fuzz/yaml.dict -artifact_prefix=build/fuzz/ -print_final_stats=1 \
     "$corp" >"$log" 2>&1
   rc=$?
-  runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-  cov=$(grep -E '#[0-9]+.*cov:' "$log" | tail -1 | sed -E 's/.*cov: ([0-9]+).*ft: ([0-9]+).*/cov \1 ft \2/')
+  runs=$(grep -aE '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  cov=$(grep -aE '#[0-9]+.*cov:' "$log" | tail -1 | sed -E 's/.*cov: ([0-9]+).*ft: ([0-9]+).*/cov \1 ft \2/')
   if [ $rc -eq 0 ]; then
     pass=$((pass + 1))
     echo "fuzz_$h: ${runs:-?} executions, ${cov:-cov ?}, ok"
   else
     fail=$((fail + 1))
     echo "fuzz_$h: FAILED (exit $rc) after ${runs:-?} executions; see $log"
-    grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/    /'
+    grep -aE 'ERROR|runtime error|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/    /'
   fi
 done
 echo "fuzz: $pass passed, $fail failed"
