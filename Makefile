@@ -4,6 +4,7 @@
 #   make run        install missing dependencies, build, run the default scenario
 #   make test       install missing dependencies, run all tests (normal build and ASan+UBSan)
 #   make bench      benchmarks (real-time factor, VSM solve time, peak memory)
+#   make fuzz       libFuzzer harnesses of the input readers, FUZZ_SECONDS (60) each (clang)
 #   make install PREFIX=/usr/local
 #
 # All dependency discovery happens in the block below and nowhere else.
@@ -35,6 +36,16 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(DEP_CFLAGS) -DAWE_VERSION='"$(VERSION)"' -Isrc
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+# libFuzzer harnesses (`make fuzz`, rules at the end); built only where clang is found
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+HAVE_FUZZ_CC := $(shell command -v $(FUZZ_CC) 2>/dev/null)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS   = $(CSTD) $(filter-out -Wno-format-truncation,$(WARN)) \
+               -Wno-format-nonliteral -g -O1 $(DEP_CFLAGS) \
+               -DAWE_VERSION='"$(VERSION)"' -Isrc $(FUZZ_SAN)
+FUZZERS      := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+
 SRCS     := $(wildcard src/*.c)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -47,8 +58,9 @@ ASAN_LIB_OBJS := $(LIB_SRCS:src/%.c=build/asan/%.o)
 TESTS      := $(TEST_SRCS:tests/%.c=build/tests/%)
 ASAN_TESTS := $(TEST_SRCS:tests/%.c=build/asan-tests/%)
 BENCHES    := $(BENCH_SRCS:bench/%.c=build/bench/%)
+FUZZ_OBJS  := $(LIB_SRCS:src/%.c=build/fuzz-obj/%.o)
 
-.PHONY: all run test test-only asan deps bench install uninstall clean lint-man
+.PHONY: all run test test-only asan deps bench install uninstall clean lint-man fuzz
 all: awesim
 
 awesim: $(OBJS)
@@ -88,7 +100,7 @@ run: deps
 test: deps
 	$(MAKE) test-only
 
-test-only: awesim build/awesim-asan $(TESTS) $(ASAN_TESTS)
+test-only: awesim build/awesim-asan $(TESTS) $(ASAN_TESTS) $(if $(HAVE_FUZZ_CC),$(FUZZERS))
 	tests/run.sh
 
 bench: awesim $(BENCHES)
@@ -106,5 +118,21 @@ uninstall:
 
 clean:
 	rm -rf build awesim out
+
+# ---- fuzzing: libFuzzer harnesses tests/fuzz/fuzz_*.c over the library built by clang with
+# fuzzer instrumentation and ASan+UBSan; `make test` runs a short smoke of each (fuzz_smoke.sh)
+build/fuzz-obj/%.o: src/%.c $(wildcard src/*.h) | build/fuzz-obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJS) | build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(DEP_LIBS)
+
+.SECONDARY: $(FUZZ_OBJS)
+
+build/fuzz build/fuzz-obj:
+	mkdir -p $@
+
+fuzz: $(FUZZERS)
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 -include $(OBJS:.o=.d)

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_eigen.h>
@@ -14,69 +15,109 @@
 
 
 
-static const awe_loc *point_loc(const awe_spec *s, int i) {
-  return i < s->structure.npoint ? &s->structure.points[i].loc : NULL;
+/* A generated segment's or point's tether (the row that generated it), or -1. */
+static int segment_owner(const awe_model *m, int i) {
+  int t = m->segment_tether[i];
+  return t >= 0 && t < m->ntether ? t : -1;
 }
 
 
-static const awe_loc *segment_loc(const awe_spec *s, int i) {
+static int point_owner(const awe_model *m, int i) {
+  for (int k = 0; k < m->nsegment; k++)
+    if (m->segment_p[2 * k] == i || m->segment_p[2 * k + 1] == i) {
+      int t = segment_owner(m, k);
+      if (t >= 0) return t;
+    }
+  return -1;
+}
+
+
+/* Where a point or segment was defined: its row, or for a generated one its tether's row. */
+static const awe_loc *point_loc(const awe_model *m, const awe_spec *s, int i) {
+  if (i < s->structure.npoint) return &s->structure.points[i].loc;
+  int t = point_owner(m, i);
+  return t >= 0 && t < s->structure.ntether ? &s->structure.tethers[t].loc : NULL;
+}
+
+
+static const awe_loc *segment_loc(const awe_model *m, const awe_spec *s, int i) {
   if (i < s->structure.nsegment) return &s->structure.segments[i].loc;
-  return NULL;
+  int t = segment_owner(m, i);
+  return t >= 0 && t < s->structure.ntether ? &s->structure.tethers[t].loc : NULL;
 }
 
 
+/* A tether of zero length gives massless generated points and zero-length segments: name the
+ * cause before those consequences. */
+static awe_status check_tether_lengths(const awe_model *m, const awe_spec *s, awe_err *err) {
+  for (int t = 0; t < m->ntether && t < s->structure.ntether; t++)
+    if (!(m->tether_len0[t] > 0))
+      return awe_err_at(err, AWE_EINVAL, &s->structure.tethers[t].loc,
+                        "tether '%s': unstretched length %g m must be > 0 (its end points '%s' "
+                        "and '%s' coincide? give init_stretched_length)", m->tether_name[t],
+                        m->tether_len0[t], m->point_name[m->tether_start[t]],
+                        m->point_name[m->tether_end[t]]);
+  return AWE_OK;
+}
+
+
+/* a point position is looked up only for a message: for a generated point it costs a search */
+#define PL point_loc(m, s, i)
 static awe_status check_points(const awe_model *m, const awe_spec *s, awe_diag *w,
                                awe_err *err) {
   for (int i = 0; i < m->npoint; i++) {
-    const awe_loc *loc = point_loc(s, i);
     const char *nm = m->point_name[i];
     if (isnan(m->point_extra_mass[i]))
-      return awe_err_at(err, AWE_EINVAL, loc, "point '%s': extra_mass is NaN", nm);
+      return awe_err_at(err, AWE_EINVAL, PL, "point '%s': extra_mass is NaN", nm);
     if (m->point_extra_mass[i] < 0)
-      awe_warn(w, loc, "point '%s': negative extra_mass %g kg", nm, m->point_extra_mass[i]);
+      awe_warn(w, PL, "point '%s': negative extra_mass %g kg", nm, m->point_extra_mass[i]);
     if (m->point_type[i] == AWE_PT_DYNAMIC && !(m->point_mass0[i] > 0))
-      return awe_err_at(err, AWE_EINVAL, loc,
+      return awe_err_at(err, AWE_EINVAL, PL,
                         "point '%s': a DYNAMIC point needs a total mass > 0 kg (extra_mass %g kg "
                         "+ half of its segments' mass = %g kg)", nm, m->point_extra_mass[i],
                         m->point_mass0[i]);
     for (int k = 0; k < 3; k++) {
       if (!isfinite(m->point_pos_cad[3 * i + k]))
-        return awe_err_at(err, AWE_EINVAL, loc, "point '%s': position is not finite", nm);
+        return awe_err_at(err, AWE_EINVAL, PL, "point '%s': position is not finite", nm);
       if (fabs(m->point_pos_cad[3 * i + k]) > 1e7)
-        return awe_err_at(err, AWE_EINVAL, loc,
+        return awe_err_at(err, AWE_EINVAL, PL,
                           "point '%s': pos_cad %g m is out of range (|x| <= 1e7 m)", nm,
                           m->point_pos_cad[3 * i + k]);
       if (m->point_bfd[3 * i + k] < 0 || m->point_wfd[3 * i + k] < 0)
-        return awe_err_at(err, AWE_EINVAL, loc,
+        return awe_err_at(err, AWE_EINVAL, PL,
                           "point '%s': body/world_frame_damping must be >= 0", nm);
     }
     if (m->point_area[i] < 0)
-      return awe_err_at(err, AWE_EINVAL, loc, "point '%s': area %g m^2 must be >= 0", nm,
+      return awe_err_at(err, AWE_EINVAL, PL, "point '%s': area %g m^2 must be >= 0", nm,
                         m->point_area[i]);
     if (m->point_cd[i] < 0)
-      return awe_err_at(err, AWE_EINVAL, loc, "point '%s': drag_coeff %g must be >= 0", nm,
+      return awe_err_at(err, AWE_EINVAL, PL, "point '%s': drag_coeff %g must be >= 0", nm,
                         m->point_cd[i]);
     if (m->point_extra_mass[i] > 1e9)
-      return awe_err_at(err, AWE_EINVAL, loc, "point '%s': extra_mass %g kg is out of range "
+      return awe_err_at(err, AWE_EINVAL, PL, "point '%s': extra_mass %g kg is out of range "
                         "(<= 1e9 kg)", nm, m->point_extra_mass[i]);
   }
   /* points that nothing touches are legal but usually a typo */
+  unsigned char *used = calloc((size_t)m->npoint + 1, 1);  /* one pass, not points x segments */
+  if (!used) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int k = 0; k < 2 * m->nsegment; k++)
+    if (m->segment_p[k] >= 0 && m->segment_p[k] < m->npoint) used[m->segment_p[k]] = 1;
   for (int i = 0; i < m->npoint; i++) {
-    int used = 0;
-    for (int k = 0; k < 2 * m->nsegment && !used; k++) used = m->segment_p[k] == i;
-    if (!used && m->point_type[i] == AWE_PT_DYNAMIC)
-      awe_warn(w, point_loc(s, i), "point '%s' is connected to no segment (it will fly freely)",
+    if (!used[i] && m->point_type[i] == AWE_PT_DYNAMIC)
+      awe_warn(w, PL, "point '%s' is connected to no segment (it will fly freely)",
                m->point_name[i]);
   }
+  free(used);
   return AWE_OK;
 }
+#undef PL
 
 
 static awe_status check_segments(const awe_model *m, const awe_spec *s, awe_diag *w,
                                  awe_err *err) {
   int nodamp = 0;
   for (int i = 0; i < m->nsegment; i++) {
-    const awe_loc *loc = segment_loc(s, i);
+    const awe_loc *loc = segment_loc(m, s, i);
     const char *nm = m->segment_name[i];
     if (m->segment_p[2 * i] == m->segment_p[2 * i + 1])
       return awe_err_at(err, AWE_EINVAL, loc, "segment '%s': both ends are point '%s'", nm,
@@ -318,9 +359,10 @@ static const awe_loc *setting_loc(const awe_spec *s, const char *key, awe_loc *f
   int i = awe_settings_find(key);
   if (i >= 0 && i < 128 && s->settings.given[i] && s->settings.loc[i].file)
     return &s->settings.loc[i];
-  fallback->file = s->scenario.settings_file ? s->scenario.settings_file : "settings";
-  fallback->line = 0;
-  fallback->col = 0;
+  /* a default: the file that could have set it (its first line), else the scenario */
+  fallback->file = s->scenario.settings_file ? s->scenario.settings_file : s->scenario.path;
+  fallback->line = 1;
+  fallback->col = 1;
   return fallback;
 }
 
@@ -396,13 +438,19 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
       awe_warn(w, setting_loc(s, damp[k], &fb), "%s.%s: negative damping %g %s", fl[i].section,
                damp[k], v, fl[i].unit);
   }
+  /* derived from run.duration and run.dt (or system.sample_freq when dt is not given): point at
+     the value given last of the two */
   const awe_opt *o = &m->opt;
+  const awe_run_spec *r = &s->scenario.run;
+  awe_loc fb_dur = {s->scenario.path, 1, 1};
+  const awe_loc *ldur = r->duration_loc.file ? &r->duration_loc : &fb_dur;
   if (o->dt > o->duration && o->duration > 0)
-    return awe_err_set(err, AWE_EINVAL, "%s: run.dt = %g s is longer than run.duration = %g s",
-                       s->scenario.path, o->dt, o->duration);
+    return awe_err_at(err, AWE_EINVAL, r->dt_loc.file ? &r->dt_loc : ldur,
+                      "run.dt = %g s is longer than run.duration = %g s%s", o->dt, o->duration,
+                      r->dt_loc.file ? "" : " (dt = 1/system.sample_freq)");
   if (o->duration / o->dt > 1e9)
-    return awe_err_set(err, AWE_EINVAL, "%s: run.duration / run.dt = %g log steps is too many "
-                       "(at most 1e9)", s->scenario.path, o->duration / o->dt);
+    return awe_err_at(err, AWE_EINVAL, ldur, "run.duration / run.dt = %g log steps is too many "
+                      "(at most 1e9)", o->duration / o->dt);
   return AWE_OK;
 }
 
@@ -453,6 +501,7 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, 
 
 awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w,
                               awe_err *err) {
+  AWE_TRY(check_tether_lengths(m, s, err));
   AWE_TRY(check_points(m, s, w, err));
   AWE_TRY(check_segments(m, s, w, err));
   AWE_TRY(check_tethers(m, s, w, err));

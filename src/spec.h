@@ -218,6 +218,7 @@ typedef struct {
   double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */
   double max_wall_time;   /* [s], NAN = no limit */
   double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
+  awe_loc duration_loc, dt_loc; /* where they were given (line 0: not given) */
 } awe_run_spec;
 
 /* A closed-loop controller (scenario `controllers:`, controller.h). */
@@ -263,6 +264,9 @@ typedef struct {
   int version;
   /* model files (absolute or relative to the cwd, already resolved against the scenario) */
   const char *system_file, *structure_file, *aero_file, *settings_file, *vsm_settings_file;
+  /* the YAML value that named each file (messages about the file point there), and the node
+     that defines the model (system: mapping, or the scenario's model:) */
+  awe_loc system_loc, structure_loc, aero_loc, settings_loc, vsm_settings_loc, model_loc;
   awe_run_spec run;
   int ninput;
   awe_input_spec *inputs;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "spec_load.h"
 #include "spec_table.h"
@@ -48,19 +49,29 @@ static void lower_trim(char *s) {
 
 
 awe_status awe_polar_csv_read(awe_spec *s, const char *path, awe_airfoil *a, awe_err *err) {
+  char sh[AWE_PATH_SHOW + 1];
+  struct stat sb;  /* refuse a FIFO or device before fopen() could block on it */
+  if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+    return awe_err_set(err, AWE_ENOFILE, "%s: cannot read polar file: not a regular file",
+                       awe_path_short(path, sh, sizeof(sh)));
   FILE *f = fopen(path, "r");
-  if (!f) return awe_err_set(err, AWE_ENOFILE, "%s: cannot open polar file: %s", path,
-                             strerror(errno));
+  if (!f) return awe_err_set(err, AWE_ENOFILE, "%s: cannot open polar file: %s",
+                             awe_path_short(path, sh, sizeof(sh)), strerror(errno));
+  awe_status st = awe_polar_csv_read_stream(s, f, path, a, err);
+  fclose(f);
+  return st;
+}
+
+
+awe_status awe_polar_csv_read_stream(awe_spec *s, FILE *f, const char *path, awe_airfoil *a,
+                                     awe_err *err) {
   char line[4096];
   int lineno = 0, col_alpha = -1, col_cl = -1, col_cd = -1, col_cm = -1, ncol = 0, rad = 0;
   awe_loc loc = {path, 0, 1};
   awe_status st = AWE_OK;
   int cap = 64, n = 0;
   double *buf = malloc(sizeof(double) * 4 * (size_t)cap);
-  if (!buf) {
-    fclose(f);
-    return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  }
+  if (!buf) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   while (fgets(line, sizeof(line), f)) {
     lineno++;
     loc.line = lineno;
@@ -159,10 +170,12 @@ awe_status awe_polar_csv_read(awe_spec *s, const char *path, awe_airfoil *a, awe
     n++;
   }
   if (!st && ferror(f)) st = awe_err_set(err, AWE_ENOFILE, "%s: read error", path);
-  fclose(f);
-  if (!st && ncol == 0) st = awe_err_set(err, AWE_EPARSE, "%s: empty polar file", path);
+  /* whole-file problems are reported at the last line read */
+  loc.line = lineno > 0 ? lineno : 1;
+  loc.col = 1;
+  if (!st && ncol == 0) st = awe_err_at(err, AWE_EPARSE, &loc, "empty polar file");
   if (!st && n < 2)
-    st = awe_err_set(err, AWE_EINVAL, "%s: a polar needs at least 2 rows, found %d", path, n);
+    st = awe_err_at(err, AWE_EINVAL, &loc, "a polar needs at least 2 rows, found %d", n);
   if (!st) {
     a->n = n;
     a->alpha = awe_spec_alloc(s, sizeof(double) * (size_t)n);
@@ -193,7 +206,8 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
   a->path = awe_spec_strdup(s, path);
   s->has_aero = 1;
   if (!root || root->kind == AWE_Y_NULL)
-    return awe_err_set(err, AWE_EINVAL, "%s: the aero geometry file is empty", path);
+    return root ? awe_err_at(err, AWE_EINVAL, &root->loc, "the aero geometry file is empty")
+                : awe_err_set(err, AWE_EINVAL, "%s: the aero geometry file is empty", path);
   if (root->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "aero geometry must be a mapping with wing_sections and wing_airfoils");
@@ -308,8 +322,7 @@ awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *pa
         /* name the YAML line that asked for the file, and the file */
         char msg[sizeof(err->msg)];
         snprintf(msg, sizeof(msg), "%s", err->msg);
-        return awe_err_at(err, AWE_ENOFILE, &cp->loc, "%s: polar file '%s' not found (%s)",
-                          what, full, msg);
+        return awe_err_at(err, AWE_ENOFILE, &cp->loc, "%s: %s", what, msg);
       }
       if (st) return st;
     } else if (!strcmp(tys, "breukels_regression")) {

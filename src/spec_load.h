@@ -2,6 +2,8 @@
 #ifndef AWE_SPEC_LOAD_H
 #define AWE_SPEC_LOAD_H
 
+#include <stdio.h>
+
 #include "spec.h"
 #include "yaml_doc.h"
 
@@ -28,6 +30,9 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
 /* Load a polar CSV (alpha in degrees unless the header says rad; columns alpha, cl, cd, cm in
  * any order, matched case-insensitively, cm also as CmPitch) into a, arrays in the spec pool. */
 awe_status awe_polar_csv_read(awe_spec *s, const char *path, awe_airfoil *a, awe_err *err);
+/* The same from an open stream (path names it in messages; the fuzzing harness reads memory). */
+awe_status awe_polar_csv_read_stream(awe_spec *s, FILE *f, const char *path, awe_airfoil *a,
+                                     awe_err *err);
 
 /* Join dir of base with rel (rel absolute -> rel). Result in the spec pool. */
 const char *awe_spec_path_join(awe_spec *s, const char *base_file, const char *rel);

@@ -48,6 +48,9 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   AWE_TRY(awe_ymap_check_keys(run, "run", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(num(run, "duration", "run", &r->duration, 0, err));
   AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
+  const awe_ynode *dn = awe_ymap_get(run, "duration"), *tn = awe_ymap_get(run, "dt");
+  r->duration_loc = dn ? dn->loc : run->loc;
+  if (tn) r->dt_loc = tn->loc;
   AWE_TRY(num(run, "abs_tol", "run", &r->abs_tol, 0, err));
   AWE_TRY(num(run, "rel_tol", "run", &r->rel_tol, 0, err));
   AWE_TRY(num(run, "max_step", "run", &r->max_step, 0, err));

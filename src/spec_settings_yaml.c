@@ -205,6 +205,36 @@ static void warn_unknown(awe_spec *s, const awe_ynode *map, const char *sec,
 }
 
 
+/* Range checks of the VSM settings a file gave, at their positions (model_validate.c repeats
+ * them for settings that were not read from a file). */
+static awe_status vsm_ranges(const awe_vsm_settings *v, const awe_ynode *w0, const awe_ynode *ss,
+                             awe_err *err) {
+  const awe_ynode *n;
+  if ((n = awe_ymap_get(w0, "n_panels")) && (v->n_panels < 1 || v->n_panels > 10000))
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "wings[1].n_panels = %d is out of range (1 ... 10000)", v->n_panels);
+  if ((n = awe_ymap_get(ss, "relaxation_factor")) &&
+      !(v->relaxation_factor > 0 && v->relaxation_factor <= 1))
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "solver_settings.relaxation_factor = %g is out of range (0, 1]",
+                      v->relaxation_factor);
+  if ((n = awe_ymap_get(ss, "rtol")) && !(v->rtol > 0 && v->rtol < 1))
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "solver_settings.rtol = %g is out of range (0, 1)", v->rtol);
+  if ((n = awe_ymap_get(ss, "max_iterations")) && v->max_iterations < 1)
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "solver_settings.max_iterations = %d must be >= 1", v->max_iterations);
+  if ((n = awe_ymap_get(ss, "density")) && !(v->density > 0))
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "solver_settings.density = %g kg/m^3 must be > 0", v->density);
+  if ((n = awe_ymap_get(ss, "core_radius_fraction")) && v->core_radius_fraction < 0)
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "solver_settings.core_radius_fraction = %g must be >= 0",
+                      v->core_radius_fraction);
+  return AWE_OK;
+}
+
+
 awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const char *path,
                                       awe_err *err) {
   awe_vsm_settings *v = &s->vsm;
@@ -324,5 +354,5 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
                 &v->is_with_artificial_viscosity, err));
   AWE_TRY(opt_num(ss, "artificial_viscosity_factor", "solver_settings",
               &v->artificial_viscosity_factor, err));
-  return AWE_OK;
+  return vsm_ranges(v, w && w->kind == AWE_Y_SEQ && w->n > 0 ? w->items[0] : NULL, ss, err);
 }

@@ -600,7 +600,8 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
   awe_struct_spec *ss = &s->structure;
   ss->path = awe_spec_strdup(s, path);
   if (!root || root->kind == AWE_Y_NULL)
-    return awe_err_set(err, AWE_EINVAL, "%s: the structural geometry file is empty", path);
+    return root ? awe_err_at(err, AWE_EINVAL, &root->loc, "the structural geometry file is empty")
+                : awe_err_set(err, AWE_EINVAL, "%s: the structural geometry file is empty", path);
   if (root->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "structural geometry must be a mapping of blocks (points, segments, ...)");

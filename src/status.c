@@ -42,13 +42,23 @@ int awe_exit_code(awe_status s) {
 }
 
 
+const char *awe_path_short(const char *path, char *buf, size_t n) {
+  size_t len = strlen(path);
+  if (len <= AWE_PATH_SHOW || n < AWE_PATH_SHOW + 1) return path;
+  /* keep the start (where it is) and the end (which file), drop the middle */
+  snprintf(buf, n, "%.60s...%s", path, path + len - (AWE_PATH_SHOW - 63));
+  return buf;
+}
+
+
 void awe_loc_format(const awe_loc *loc, char *buf, size_t n) {
+  char sh[AWE_PATH_SHOW + 1];
   if (!loc || !loc->file) {
     snprintf(buf, n, "<unknown>");
   } else if (loc->line > 0) {
-    snprintf(buf, n, "%s:%d:%d", loc->file, loc->line, loc->col);
+    snprintf(buf, n, "%s:%d:%d", awe_path_short(loc->file, sh, sizeof(sh)), loc->line, loc->col);
   } else {
-    snprintf(buf, n, "%s", loc->file);
+    snprintf(buf, n, "%s", awe_path_short(loc->file, sh, sizeof(sh)));
   }
 }
 

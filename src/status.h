@@ -59,6 +59,11 @@ awe_status awe_err_set(awe_err *err, awe_status code, const char *fmt, ...)
 awe_status awe_err_at(awe_err *err, awe_status code, const awe_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* A path for a message: paths longer than AWE_PATH_SHOW characters keep their first 60 and last
+ * characters around "..." (in buf, which holds AWE_PATH_SHOW + 1); shorter ones are returned. */
+#define AWE_PATH_SHOW 200
+const char *awe_path_short(const char *path, char *buf, size_t n);
+
 /* Format "file:line:col" (or "file" or "<unknown>") into buf. */
 void awe_loc_format(const awe_loc *loc, char *buf, size_t n);
 

@@ -7,6 +7,7 @@
 #include "yaml_doc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 /* ---- arena: every node and string of a document lives here ---- */
@@ -28,17 +31,20 @@ struct awe_ydoc {
   awe_ynode *root;
   const char *path;
   const char *cur_name;   /* name that new nodes get as their file (path, or a --set label) */
-  /* anchors: name -> node, linear list (documents have few anchors) */
-  struct anchor { const char *name; awe_ynode *node; } *anchors;
+  /* anchors: name -> node and the number of nodes it stands for, linear list (documents have
+     few anchors) */
+  struct anchor { const char *name; awe_ynode *node; size_t weight; } *anchors;
   int nanchor, capanchor;
   /* growable arrays (node items) are malloc'd and tracked for freeing */
   void **owned;
   int nowned, capowned;
+  size_t nnodes;          /* nodes allocated (bounded by AWE_YAML_MAX_NODES) */
 };
 
 
 static void *arena_alloc(awe_ydoc *d, size_t n) {
-  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  /* nodes hold pointers and ints: 8-byte granules keep a short string at 8 bytes */
+  n = (n + 7) / 8 * 8;
   if (!d->chunks || d->chunks->size - d->chunks->used < n) {
     size_t size = n > 16384 ? n : 16384;
     chunk *c = malloc(sizeof(chunk) + size);
@@ -63,6 +69,7 @@ const char *awe_ydoc_strdup(awe_ydoc *d, const char *s) {
 }
 
 
+/* record p for freeing; returns its slot or -1 */
 static int track(awe_ydoc *d, void *p) {
   if (d->nowned == d->capowned) {
     int cap = d->capowned ? 2 * d->capowned : 64;
@@ -71,28 +78,33 @@ static int track(awe_ydoc *d, void *p) {
     d->owned = o;
     d->capowned = cap;
   }
-  d->owned[d->nowned++] = p;
-  return 0;
+  d->owned[d->nowned] = p;
+  return d->nowned++;
 }
 
 
-/* append item (and key for mappings) to a collection node */
+/* append item (and key for mappings) to a collection node; items and keys share one block
+   (keys after cap items), grown in place */
 static int node_push(awe_ydoc *d, awe_ynode *c, awe_ynode *key, awe_ynode *val) {
   if (c->n == c->cap) {
+    if (c->cap > INT_MAX / 4) return -1;
     int cap = c->cap ? 2 * c->cap : 4;
-    awe_ynode **it = malloc((size_t)cap * sizeof(*it));
-    awe_ynode **ks = c->kind == AWE_Y_MAP ? malloc((size_t)cap * sizeof(*ks)) : NULL;
-    if (!it || (c->kind == AWE_Y_MAP && !ks) || track(d, it) || (ks && track(d, ks))) {
-      free(it);
-      free(ks);
-      return -1;
+    size_t per = c->kind == AWE_Y_MAP ? 2 : 1;
+    awe_ynode **blk = realloc(c->cap ? c->items : NULL, per * (size_t)cap * sizeof(*blk));
+    if (!blk) return -1;
+    if (per == 2 && c->n) memmove(blk + cap, blk + c->cap, (size_t)c->n * sizeof(*blk));
+    if (!c->cap) {
+      int slot = track(d, blk);
+      if (slot < 0) {
+        free(blk);
+        return -1;
+      }
+      c->slot = slot;
+    } else {
+      d->owned[c->slot] = blk;
     }
-    if (c->n) {
-      memcpy(it, c->items, (size_t)c->n * sizeof(*it));
-      if (ks) memcpy(ks, c->keys, (size_t)c->n * sizeof(*ks));
-    }
-    c->items = it;
-    c->keys = ks;
+    c->items = blk;
+    c->keys = per == 2 ? blk + cap : NULL;
     c->cap = cap;
   }
   c->items[c->n] = val;
@@ -130,7 +142,8 @@ static int is_plain_null(const char *s) {
 static awe_ynode *new_node(awe_ydoc *d, awe_ykind k, yaml_mark_t mark) {
   awe_ynode *n = arena_alloc(d, sizeof(*n));
   if (!n) return NULL;
-  n->kind = k;
+  d->nnodes++;
+  n->kind = (unsigned char)k;
   n->loc.file = d->cur_name ? d->cur_name : d->path;
   n->loc.line = (int)mark.line + 1;
   n->loc.col = (int)mark.column + 1;
@@ -139,7 +152,7 @@ static awe_ynode *new_node(awe_ydoc *d, awe_ykind k, yaml_mark_t mark) {
 }
 
 
-static int add_anchor(awe_ydoc *d, const char *name, awe_ynode *node) {
+static int add_anchor(awe_ydoc *d, const char *name, awe_ynode *node, size_t weight) {
   if (d->nanchor == d->capanchor) {
     int cap = d->capanchor ? 2 * d->capanchor : 8;
     struct anchor *a = realloc(d->anchors, (size_t)cap * sizeof(*a));
@@ -151,14 +164,18 @@ static int add_anchor(awe_ydoc *d, const char *name, awe_ynode *node) {
   if (!nm) return -1;
   d->anchors[d->nanchor].name = nm;
   d->anchors[d->nanchor].node = node;
+  d->anchors[d->nanchor].weight = weight;
   d->nanchor++;
   return 0;
 }
 
 
-static awe_ynode *find_anchor(awe_ydoc *d, const char *name) {
+static awe_ynode *find_anchor(awe_ydoc *d, const char *name, size_t *weight) {
   for (int i = d->nanchor - 1; i >= 0; i--)
-    if (!strcmp(d->anchors[i].name, name)) return d->anchors[i].node;
+    if (!strcmp(d->anchors[i].name, name)) {
+      *weight = d->anchors[i].weight;
+      return d->anchors[i].node;
+    }
   return NULL;
 }
 
@@ -175,11 +192,23 @@ static const char *ev_name(yaml_event_type_t t) {
 
 /* Parse one document from an initialised parser into *out (NULL node for an empty stream).
  * Accepts exactly one document. */
+/* Allocation failure while reading is reported as a problem of the file (exit 65, the file and
+ * the place named): the usual cause is an input far larger than a model. */
+static awe_status oom(awe_err *err, awe_loc *loc, yaml_mark_t m) {
+  loc->line = (int)m.line + 1;
+  loc->col = (int)m.column + 1;
+  return awe_err_at(err, AWE_EPARSE, loc, "out of memory while reading the file (is it far "
+                    "larger than a model file?)");
+}
+
+
 static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, awe_ynode **out,
                                awe_err *err) {
   awe_ynode *stack[AWE_YAML_MAX_DEPTH + 1];
   awe_ynode *pending_key[AWE_YAML_MAX_DEPTH + 1];
   const char *pending_anchor[AWE_YAML_MAX_DEPTH + 1]; /* registered when the node is complete */
+  /* nodes each open collection stands for so far (aliases at their full size), and in all */
+  size_t weight[AWE_YAML_MAX_DEPTH + 1], total = 0;
   const char *new_anchor = NULL;
   int depth = 0, ndocs = 0, done = 0;
   awe_ynode *root = NULL;
@@ -189,6 +218,7 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
   while (!done) {
     yaml_event_t ev;
     if (!yaml_parser_parse(p, &ev)) {
+      if (p->error == YAML_MEMORY_ERROR) return oom(err, &loc, p->mark);
       loc.line = (int)p->problem_mark.line + 1;
       loc.col = (int)p->problem_mark.column + 1;
       return awe_err_at(err, AWE_EPARSE, &loc, "invalid YAML: %s%s%s",
@@ -197,6 +227,7 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
     }
     awe_ynode *node = NULL;
     int opens = 0;
+    size_t w = 1;  /* nodes the new node stands for */
     switch (ev.type) {
       case YAML_STREAM_END_EVENT:
         done = 1;
@@ -222,12 +253,12 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
         node = new_node(d, (!quoted && is_plain_null(txt)) ? AWE_Y_NULL : AWE_Y_SCALAR,
                         ev.start_mark);
         if (!node || !(node->str = awe_ydoc_strdup(d, txt))) {
-          st = awe_err_set(err, AWE_ENOMEM, "out of memory reading %s", name);
+          st = oom(err, &loc, ev.start_mark);
           break;
         }
-        node->quoted = quoted;
-        if (ev.data.scalar.anchor && add_anchor(d, (const char *)ev.data.scalar.anchor, node))
-          st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+        node->quoted = (unsigned char)quoted;
+        if (ev.data.scalar.anchor && add_anchor(d, (const char *)ev.data.scalar.anchor, node, 1))
+          st = oom(err, &loc, ev.start_mark);
         break;
       }
       case YAML_SEQUENCE_START_EVENT:
@@ -235,7 +266,7 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
         int is_map = ev.type == YAML_MAPPING_START_EVENT;
         node = new_node(d, is_map ? AWE_Y_MAP : AWE_Y_SEQ, ev.start_mark);
         if (!node) {
-          st = awe_err_set(err, AWE_ENOMEM, "out of memory reading %s", name);
+          st = oom(err, &loc, ev.start_mark);
           break;
         }
         const yaml_char_t *anchor =
@@ -243,12 +274,12 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
         /* a collection's anchor becomes visible only once the collection is complete, so an
            alias cannot refer to its own ancestor (no cycles) */
         new_anchor = anchor ? awe_ydoc_strdup(d, (const char *)anchor) : NULL;
-        if (anchor && !new_anchor) st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+        if (anchor && !new_anchor) st = oom(err, &loc, ev.start_mark);
         opens = 1;
         break;
       }
       case YAML_ALIAS_EVENT:
-        node = find_anchor(d, (const char *)ev.data.alias.anchor);
+        node = find_anchor(d, (const char *)ev.data.alias.anchor, &w);
         if (!node) {
           loc.line = (int)ev.start_mark.line + 1;
           loc.col = (int)ev.start_mark.column + 1;
@@ -259,9 +290,12 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
       case YAML_SEQUENCE_END_EVENT:
       case YAML_MAPPING_END_EVENT:
         depth--;
-        if (depth >= 0 && pending_anchor[depth] &&
-            add_anchor(d, pending_anchor[depth], stack[depth]))
-          st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+        if (depth >= 0) {
+          if (pending_anchor[depth] && add_anchor(d, pending_anchor[depth], stack[depth],
+                                                  weight[depth]))
+            st = oom(err, &loc, ev.start_mark);
+          if (depth > 0) weight[depth - 1] += weight[depth];
+        }
         break;
       default:
         break;
@@ -272,13 +306,26 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
     if (st) return st;
     if (!node) continue;
 
+    /* bound the tree, aliases expanded: memory for a huge file, time for an alias bomb */
+    total += w;
+    if (depth > 0 && !opens) weight[depth - 1] += w;
+    if (total > AWE_YAML_MAX_NODES || d->nnodes > AWE_YAML_MAX_NODES) {
+      loc.line = (int)mark.line + 1;
+      loc.col = (int)mark.column + 1;
+      return awe_err_at(err, AWE_EPARSE, &loc,
+                        evtype == YAML_ALIAS_EVENT
+                            ? "aliases expand the document to more than %d nodes (an alias bomb?)"
+                            : "more than %d YAML nodes: too large for a model file",
+                        AWE_YAML_MAX_NODES);
+    }
+
     /* attach the new node to its parent */
     if (depth == 0) {
       root = node;
     } else {
       awe_ynode *parent = stack[depth - 1];
       if (parent->kind == AWE_Y_SEQ) {
-        if (node_push(d, parent, NULL, node)) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+        if (node_push(d, parent, NULL, node)) return oom(err, &loc, mark);
       } else if (!pending_key[depth - 1]) {
         /* this node is a key */
         if (node->kind == AWE_Y_SEQ || node->kind == AWE_Y_MAP) {
@@ -298,8 +345,7 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
         }
         pending_key[depth - 1] = node;
       } else {
-        if (node_push(d, parent, pending_key[depth - 1], node))
-          return awe_err_set(err, AWE_ENOMEM, "out of memory");
+        if (node_push(d, parent, pending_key[depth - 1], node)) return oom(err, &loc, mark);
         pending_key[depth - 1] = NULL;
       }
     }
@@ -311,6 +357,7 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
                           AWE_YAML_MAX_DEPTH);
       }
       stack[depth] = node;
+      weight[depth] = 1;
       pending_key[depth] = NULL;
       pending_anchor[depth] = new_anchor;
       new_anchor = NULL;
@@ -320,7 +367,7 @@ static awe_status parse_stream(awe_ydoc *d, yaml_parser_t *p, const char *name, 
   if (!root) {
     yaml_mark_t m = {0, 0, 0};
     root = new_node(d, AWE_Y_NULL, m);
-    if (!root) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+    if (!root) return oom(err, &loc, m);
     root->loc.line = 1;
   }
   *out = root;
@@ -364,44 +411,68 @@ awe_ydoc *awe_ydoc_load_string(const char *text, size_t len, const char *name, a
 
 
 awe_ydoc *awe_ydoc_load_file(const char *path, awe_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    awe_err_set(err, AWE_ENOFILE, "%s: cannot open: %s", path, strerror(errno));
+  char sh[AWE_PATH_SHOW + 1];
+  const char *shown = awe_path_short(path, sh, sizeof(sh));
+  /* O_NONBLOCK: a FIFO must not block open(); it is refused below like every non-regular file */
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) {
+    awe_err_set(err, AWE_ENOFILE, "%s: cannot open: %s", shown, strerror(errno));
     return NULL;
   }
-  /* read whole file: model files are small; refuse absurd sizes instead of thrashing */
-  size_t cap = 65536, n = 0;
+  struct stat sb;
+  if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+    int dir = S_ISDIR(sb.st_mode);
+    close(fd);
+    awe_err_set(err, AWE_ENOFILE, "%s: cannot read: not a regular file (%s)", shown,
+                dir ? "a directory" : "a FIFO, device or socket");
+    return NULL;
+  }
+  /* model files are small; refuse absurd sizes instead of thrashing */
+  if (sb.st_size > ((off_t)256 << 20)) {
+    close(fd);
+    awe_err_set(err, AWE_EPARSE, "%s: file larger than 256 MiB", shown);
+    return NULL;
+  }
+  size_t cap = (size_t)sb.st_size + 1, n = 0;
   char *buf = malloc(cap);
-  while (buf) {
-    size_t k = fread(buf + n, 1, cap - n, f);
-    n += k;
+  if (!buf) {
+    close(fd);
+    awe_err_set(err, AWE_EPARSE, "%s: out of memory reading the file (%zu bytes)", shown, cap);
+    return NULL;
+  }
+  int rerr = 0;
+  for (;;) {
+    ssize_t k = read(fd, buf + n, cap - n);
+    if (k < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (k < 0) {
+      rerr = 1;
+      break;
+    }
     if (k == 0) break;
+    n += (size_t)k;
     if (n == cap) {
+      /* the file grew while being read */
       if (cap >= ((size_t)256 << 20)) {
         free(buf);
-        fclose(f);
-        awe_err_set(err, AWE_EINVAL, "%s: file larger than 256 MiB", path);
+        close(fd);
+        awe_err_set(err, AWE_EPARSE, "%s: file larger than 256 MiB", shown);
         return NULL;
       }
       char *nb = realloc(buf, cap * 2);
       if (!nb) {
         free(buf);
-        buf = NULL;
-        break;
+        close(fd);
+        awe_err_set(err, AWE_EPARSE, "%s: out of memory reading the file", shown);
+        return NULL;
       }
       buf = nb;
       cap *= 2;
     }
   }
-  int rerr = ferror(f);
-  fclose(f);
-  if (!buf) {
-    awe_err_set(err, AWE_ENOMEM, "%s: out of memory", path);
-    return NULL;
-  }
+  close(fd);
   if (rerr) {
     free(buf);
-    awe_err_set(err, AWE_ENOFILE, "%s: read error (is it a directory?)", path);
+    awe_err_set(err, AWE_ENOFILE, "%s: read error", shown);
     return NULL;
   }
   if (memchr(buf, '\0', n)) {
@@ -410,8 +481,8 @@ awe_ydoc *awe_ydoc_load_file(const char *path, awe_err *err) {
     int line = 1;
     for (size_t i = 0; i < off; i++) line += buf[i] == '\n';
     free(buf);
-    awe_err_set(err, AWE_EPARSE, "%s:%d: file contains a NUL byte (binary, not YAML text)", path,
-                line);
+    awe_err_set(err, AWE_EPARSE, "%s:%d:1: file contains a NUL byte (binary, not YAML text)",
+                shown, line);
     return NULL;
   }
   awe_ydoc *d = awe_ydoc_load_string(buf, n, path, err);

@@ -2,7 +2,8 @@
  *
  * The only module (with yaml_doc.c) that includes <yaml.h>. Nodes, strings and the file name
  * live in one arena owned by the document and are freed together. Aliases point at their
- * anchored node (no copying, so alias bombs cost nothing). Getters return AWE_OK or fill an
+ * anchored node (no copying); the tree they stand for counts towards AWE_YAML_MAX_NODES, so an
+ * alias bomb is refused rather than walked. Getters return AWE_OK or fill an
  * awe_err whose message names the node's position and the key being read.
  */
 #ifndef AWE_YAML_DOC_H
@@ -16,14 +17,15 @@ typedef enum { AWE_Y_NULL = 0, AWE_Y_SCALAR, AWE_Y_SEQ, AWE_Y_MAP } awe_ykind;
 
 typedef struct awe_ynode awe_ynode;
 struct awe_ynode {
-  awe_ykind kind;
   awe_loc loc;
   const char *str;    /* scalar text ("" for null) */
-  int quoted;         /* scalar was written quoted: never a number/bool/null */
-  int n;              /* number of items (sequence) or pairs (mapping) */
-  int cap;
   awe_ynode **items;  /* sequence items, or mapping values */
   awe_ynode **keys;   /* mapping keys (scalars), NULL for sequences */
+  int n;              /* number of items (sequence) or pairs (mapping) */
+  int cap;
+  int slot;           /* where items is recorded for freeing (reader-internal) */
+  unsigned char kind; /* an awe_ykind (a byte: large files hold millions of nodes) */
+  unsigned char quoted; /* scalar was written quoted: never a number/bool/null */
 };
 
 typedef struct awe_ydoc awe_ydoc;
@@ -31,8 +33,15 @@ typedef struct awe_ydoc awe_ydoc;
 /* Maximum nesting depth accepted (deeper input is rejected, not recursed into). */
 #define AWE_YAML_MAX_DEPTH 128
 
-/* Load a file. On failure returns NULL with err set (AWE_ENOFILE or AWE_EPARSE). An empty
- * file gives a document whose root is a NULL node. */
+/* Maximum number of nodes in a document, counting every alias as the tree it stands for: bounds
+ * the memory of a huge file (about 70 bytes a node) and the time of every walk over the tree
+ * (an alias bomb expands to more). The largest shipped model has about 3000. */
+#define AWE_YAML_MAX_NODES 4000000
+
+/* Load a file. On failure returns NULL with err set (AWE_ENOFILE: cannot open, not a regular
+ * file; AWE_EPARSE: malformed, too large, or out of memory while reading it). An empty file gives
+ * a document whose root is a NULL node (at line 1). Non-regular files (FIFOs, devices) are
+ * refused without blocking. */
 awe_ydoc *awe_ydoc_load_file(const char *path, awe_err *err);
 
 /* Parse text (name is used in locations). */

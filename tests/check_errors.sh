@@ -58,6 +58,13 @@ expect() {
   for p in "$@"; do
     if ! echo "$out" | grep -qE -- "$p"; then ok=0; why="$why; no match for /$p/"; fi
   done
+  # every rejected file names the line: only command-line input (--set, the file named on the
+  # command line) has none
+  if [ "$got" -ne 0 ] && [ -z "${NOLINE_OK:-}" ] && ! echo "$out" | grep -qE ':[0-9]+:' &&
+     ! echo "$out" | grep -qE "error: (--set|${FILE:-scen.yaml}: cannot open)"; then
+    ok=0
+    why="$why; no :LINE: in the message"
+  fi
   if [ $ok -eq 1 ]; then
     pass=$((pass + 1))
   else
@@ -65,7 +72,7 @@ expect() {
     echo "FAIL $name: $why"
     echo "$out" | head -5 | sed 's/^/    /'
   fi
-  unset FILE ARGS
+  unset FILE ARGS NOLINE_OK
 }
 
 # ---- YAML syntax and file-level problems ----------------------------------------------------
@@ -79,7 +86,7 @@ expect tab_indent 65 'scen.yaml:2:[0-9]+: invalid YAML'
 
 reset; good_structure
 : >"$T/scen.yaml"
-expect empty_scenario 65 'scen.yaml: the scenario file is empty'
+expect empty_scenario 65 'scen.yaml:1:1: the scenario file is empty'
 
 reset; good_structure
 head -c 2000 /dev/urandom >"$T/scen.yaml" 2>/dev/null || printf '\001\002\000\377' >"$T/scen.yaml"
@@ -644,7 +651,7 @@ wing_airfoils:
   data:
     - [1, polars, {csv_file_path: "polars/1.csv"}]
 EOF
-expect polar_missing 66 "aero.yaml:9:35: wing_airfoils row 1: polar file '.*polars/1.csv' not found"
+expect polar_missing 66 "aero.yaml:9:35: wing_airfoils row 1: .*polars/1.csv: cannot open polar file"
 
 reset; aero_case
 mkdir -p "$T/polars"
@@ -707,7 +714,129 @@ expect vsm_model_type 65 "vsm.yaml:2:27: solver_settings.aerodynamic_model_type:
 reset; good_structure
 printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml, vsm_settings: vsm.yaml}\n' >"$T/scen.yaml"
 printf 'solver_settings:\n  aerodynamic_model_type: VSM\n  relaxation_factor: 0\n' >"$T/vsm.yaml"
-expect vsm_relaxation_range 65 "vsm.yaml: solver_settings.relaxation_factor = 0 is out of range"
+expect vsm_relaxation_range 65 "vsm.yaml:3:22: solver_settings.relaxation_factor = 0 is out of range"
+
+# ---- issue 11: every rejected file names its line; derived errors name their sources ----------
+reset; good_structure
+printf 'system:\n  sim_settings: "false"\n  structural_geometry: "s.yaml"\n' >"$T/system.yaml"
+printf 'awesim: 1\nmodel: system.yaml\n' >"$T/scen.yaml"
+expect missing_ref_names_line 66 'system.yaml:2:17: sim_settings: .*false: cannot open'
+
+reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\nrun: {duration: 1.0e9, dt: 1.0e-6}\n' >"$T/scen.yaml"
+expect too_many_steps_at_duration 65 'scen.yaml:3:17: run.duration / run.dt = 1e\+15 log steps is too many'
+
+reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\nrun: {duration: 0.01, dt: 0.5}\n' >"$T/scen.yaml"
+expect dt_longer_at_dt 65 'scen.yaml:3:27: run.dt = 0.5 s is longer than run.duration = 0.01 s'
+
+reset; good_structure
+printf 'awesim: 1\nrun: {duration: 1}\n' >"$T/scen.yaml"
+expect model_missing_at_root 65 "scen.yaml:1:1: scenario: 'model' is required"
+
+reset
+: >"$T/s.yaml"
+expect empty_structure 65 's.yaml:1:1: the structural geometry file is empty'
+
+reset; good_structure
+printf 'system: {sample_freq: 20, g_earth: 9.81}\nenvironment: {profile_law: 1, h_ref: 0}\n' >"$T/settings.yaml"
+expect h_ref_at_line 65 'settings.yaml:2:38: environment.h_ref = 0 m must be > 0 for profile_law 1'
+
+reset; good_structure
+printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml, vsm_settings: vsm.yaml}\n' >"$T/scen.yaml"
+printf 'solver_settings:\n  rtol: 2\nwings:\n  - {n_panels: 0}\n' >"$T/vsm.yaml"
+expect vsm_n_panels_at_line 65 'vsm.yaml:4:16: wings\[1\].n_panels = 0 is out of range'
+
+# a DYNAMIC point without mass: generated tether points point at the tether's row
+reset
+cat >"$T/s.yaml" <<'EOF'
+points:
+  headers: [name, pos_cad, type, extra_mass]
+  data:
+    - [ground, [0, 0, 0], STATIC, 0.0]
+    - [kcu, [0, 0, -10], DYNAMIC, 1.0]
+tethers:
+  headers: [name, start_point, end_point, n_segments, diameter_mm, density]
+  data:
+    - [line, ground, kcu, 4, 2.0, 0.0]
+EOF
+expect massless_generated_point 65 "s.yaml:9:7: point 'line_point_1': a DYNAMIC point needs a total mass > 0 kg"
+
+# a zero-length generated tether reports its length, not the massless points it leads to
+reset
+cat >"$T/s.yaml" <<'EOF'
+points:
+  headers: [name, pos_cad, type, extra_mass]
+  data:
+    - [ground, [0, 0, 0], STATIC, 0.0]
+    - [kcu, [0, 0, 0], DYNAMIC, 1.0]
+tethers:
+  headers: [name, start_point, end_point, n_segments]
+  data:
+    - [line, ground, kcu, 4]
+EOF
+expect zero_length_tether 65 "s.yaml:9:7: tether 'line': unstretched length 0 m must be > 0"
+
+# a path far longer than PATH_MAX is shortened in the message
+reset
+long=$(printf 'd%.0s' $(seq 1 5000))
+NOLINE_OK=1 FILE=$long/x.yaml expect long_path 66 'd\.\.\.d+/x\.yaml: cannot open'
+n=$(cd "$T" && "$AWESIM" check "$long/x.yaml" 2>&1 | wc -c)
+if [ "$n" -lt 400 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL long_path_len: $n"; fi
+
+# a FIFO is refused without blocking in open()
+reset; good_structure
+rm -f "$T/s.yaml"
+if mkfifo "$T/s.yaml" 2>/dev/null; then
+  expect fifo_refused 66 's.yaml: cannot read: not a regular file'
+fi
+
+# description is free text; an alias bomb under it is refused, fast
+reset; good_structure
+printf 'awesim: 1\ndescription: {a: 1}\nmodel: {structure: s.yaml, settings: settings.yaml}\n' >"$T/scen.yaml"
+expect description_text 65 'scen.yaml:2:14: description: expected free text, got a mapping'
+
+reset; good_structure
+{
+  printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml}\ndescription:\n'
+  printf '  - &a0 [x, x, x, x, x, x, x, x, x, x]\n'
+  for i in 1 2 3 4 5 6 7 8; do
+    p=$((i - 1))
+    printf '  - &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n' \
+      "$i" "$p" "$p" "$p" "$p" "$p" "$p" "$p" "$p" "$p" "$p"
+  done
+} >"$T/scen.yaml"
+expect alias_bomb 65 'scen.yaml:[0-9]+:[0-9]+: aliases expand the document to more than 4000000 nodes'
+
+# the documented maximum n_segments is checked in linear time (a pairwise name check took a minute)
+reset
+cat >"$T/s.yaml" <<'EOF'
+points:
+  headers: [name, pos_cad, type, extra_mass]
+  data:
+    - [ground, [0, 0, 0], STATIC, 0.0]
+    - [kcu, [0, 0, -1000], DYNAMIC, 1.0]
+tethers:
+  headers: [name, start_point, end_point, n_segments, diameter_mm]
+  data:
+    - [line, ground, kcu, 100000, 2.0]
+EOF
+expect n_segments_max 0 'points:   100001 ' 'segments: 100000 '
+
+# running out of memory while reading a file is a problem of that file: exit 65, named (not under
+# ASan, which reserves far more address space than the limit)
+case $AWESIM in
+  *asan*) ;;
+  *)
+    reset
+    awk 'BEGIN { print "awesim: 1"; print "big:"; for (i = 0; i < 3000000; i++) print "  - 1.5" }' \
+      >"$T/scen.yaml"
+    out=$(cd "$T" && ulimit -v 150000 && timeout 60 "$AWESIM" check scen.yaml 2>&1)
+    rc=$?
+    if [ $rc -eq 65 ] && echo "$out" | grep -qE 'scen.yaml:[0-9]+:[0-9]+: out of memory while reading'
+    then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL oom_reading: exit $rc: $out"; fi
+    ;;
+esac
 
 # ---- the good case, for contrast ----------------------------------------------------------------
 reset; good_structure
