@@ -68,6 +68,9 @@ check "wind sweep: per-run summary JSON status" grep -q '"status": "complete"' "
 check "wind sweep: scenario name and relative log in summary.csv" \
   grep -q '^3,6,complete,0,.*,aerostat,run_003.h5,$' "$csv"
 check "wind sweep: plan.tsv lists the points" grep -q "^3	003	6$" "$D/plan.tsv"
+check "wind sweep: sweep.sh jobs is a GNU parallel job list of 6 lines" \
+  [ "$(sh "$D/sweep.sh" jobs | grep -c "^sh '$D/sweep.sh' [1-6]\$")" -eq 6 ]
+check "wind sweep: sweep.sh runs single-threaded" grep -q '^export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1' "$D/sweep.sh"
 check "wind sweep: plan.tsv names the scenario" grep -q "^# scenario	/.*/aerostat.yaml$" "$D/plan.tsv"
 check "wind sweep: summary on stderr" grep -q '6 of 6 runs complete' "$T/err"
 
