@@ -1,6 +1,6 @@
 /* bench_vsm.c: wall time of the VSM solver.
  *
- * Case V9 of /work/shared/reference/vsm.md §13-14 (the VortexStepMethod.jl timing anchor):
+ * Case V9 of vsm.md §13-14 (the VortexStepMethod.jl timing anchor):
  * rectangular wing, span 20 m, chord 1 m, 2 sections refined LINEAR, INVISCID, VSM,
  * va = 20 [cos 30 deg, 0, sin 30 deg] m/s, rtol 1e-6. For 20, 40, 80, 160 panels and both solvers:
  *   cold  median time of a solve from Gamma = 0 (warm start disabled);

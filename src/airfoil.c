@@ -31,7 +31,7 @@
  *
  * Sources: Breukels, "An engineering methodology for kite design", PhD thesis, TU Delft (2011);
  * VortexStepMethod.jl src/panel.jl compute_lei_coeffs / calculate_cl / calculate_cd_cm
- * (spec: /work/shared/reference/vsm.md section 8).
+ * (vsm.md §8).
  */
 #include "airfoil.h"
 

@@ -1,4 +1,4 @@
-/* init_place.c: initial placement of the system (physics.md §10, yaml_formats.md §5.1-5.2).
+/* init_place.c: initial placement of the system (physics.md §10).
  *
  * Sources: SymbolicAWEModels reinit!(sys_struct, set), src/system_structure/transforms.jl
  * @394ead8/@0e8d31b, apply_tether_init_stretched_lens! / apply_tether_init_forces!

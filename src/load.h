@@ -1,4 +1,5 @@
-/* load.h: scenario file -> spec -> model, the one entry point every subcommand uses. */
+/* load.h: scenario or model file -> spec, the one reader every subcommand uses (the model is then
+ * built from the spec by awe_model_build, model.h). */
 #ifndef AWE_LOAD_H
 #define AWE_LOAD_H
 

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"linearize", awe_cmd_linearize, "linear model A, B, C, D about an operating point, modes"},
     {"step-response", awe_cmd_step_response, "step response from an operating point, metrics"},
     {"polar", awe_cmd_polar, "wing polar (CL, CD, CS, CM vs alpha) from the VSM solver"},
+    {"sweep", awe_cmd_sweep, "expand a sweep grid into runs (plan.tsv, sweep.sh); merge results"},
 };
 
 static void usage(FILE *f) {

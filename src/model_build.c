@@ -1,6 +1,6 @@
 /* model_build.c: spec -> immutable model.
  *
- * Steps (SymbolicAWEModels' SystemStructure constructor, yaml_formats.md §5):
+ * Steps (SymbolicAWEModels' SystemStructure constructor):
  *   1. name tables and duplicate checks; auto-generated tethers expanded into points/segments
  *      named <tether>_point_<k> and <tether>_segment_<k>;
  *   2. references resolved to 0-based indices (forward references allowed);

@@ -18,7 +18,7 @@
  *  10. pulleys    rope acceleration (pulley.h)
  *  11. assemble   dydt from the layout in the registry (layout.c)
  *
- * Return contract (GSL odeiv2, style.md §9):
+ * Return contract (GSL odeiv2: gsl_odeiv2_system, the function may ask for a smaller step):
  *   GSL_SUCCESS     dydt is valid.
  *   AWE_RHS_RETRY   recoverable: the quasi-static Newton did not converge, or a non-finite value
  *                   appeared (a trial stage of a too-long step). In adaptive mode GSL halves the

@@ -2,8 +2,7 @@
  *
  * One X-macro list defines every key: its section, type, default (the KiteUtils struct
  * default, so a file that omits a key behaves as in SymbolicAWEModels), unit and meaning. The
- * parser, the defaults, the man page table (`awesim settings --list`) and the unknown-key check
- * all come from this list.
+ * parser, the defaults and the unknown-key check all come from this list.
  *
  * Types: D double, I int, B bool, S string (max 63 chars), V list of up to AWE_SET_VMAX doubles.
  */

@@ -1,6 +1,6 @@
 /* spec_struct_yaml.c: structural geometry YAML (SymbolicAWEModels formats) -> awe_struct_spec.
  *
- * Accepts every name variant seen across SymbolicAWEModels versions (yaml_formats.md):
+ * Accepts every name variant seen across SymbolicAWEModels versions:
  * groups / twist_surfaces / stations; type / dynamics_type; REFINE = PARTICLE_DYNAMICS,
  * QUATERNION = RIGID_DYNAMICS; WING and BODY_STATIC points; FIXED = STATIC; legacy columns
  * idx/id, mass, axial_stiffness, axial_damping, point_ids, reference_chord_frac, init_len.

@@ -61,7 +61,7 @@
  *
  * Sources: Cayon, Gaunaa, Schmehl, "Fast aero-structural model of a leading-edge inflatable kite",
  * Energies 16:3061 (2023); VortexStepMethod.jl (solver.jl, body_aerodynamics.jl, panel.jl) and
- * awegroup/Vortex-Step-Method (Solver.py); spec /work/shared/reference/vsm.md.
+ * awegroup/Vortex-Step-Method (Solver.py); the method in docs/vsm.md.
  */
 #include <math.h>
 #include <stdarg.h>

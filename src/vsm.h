@@ -10,8 +10,8 @@
  *
  * evaluated at the 3/4-chord control points (VSM, with the 2D self-induction of each panel's own
  * bound vortex removed) or at the 1/4-chord aerodynamic centres (LLT). Forces follow from
- * cl, cd, cm of every panel (see vsm.c for the equations, /work/shared/reference/vsm.md for the
- * full specification, after VortexStepMethod.jl and the Python Vortex-Step-Method).
+ * cl, cd, cm of every panel (see vsm.c for the equations, docs/vsm.md for the
+ * method, after VortexStepMethod.jl and the Python Vortex-Step-Method).
  *
  * Frames and units: everything is in the kite body frame (x from LE to TE, y spanwise to the
  * left tip seen from the front, z up), SI units, angles in radians unless named *_deg.

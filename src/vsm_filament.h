@@ -25,7 +25,7 @@
  * Sources: Damiani et al., "A vortex step method for nonlinear airfoil polar data as implemented
  * in KiteAeroDyn", AIAA 2019-0804; VortexStepMethod.jl src/filament.jl (the linear-core closed
  * form above is the 2026 version; the June-2025 code projected the point tangentially, which
- * turns the in-core velocity radial: not reproduced). Spec: /work/shared/reference/vsm.md §5.
+ * turns the in-core velocity radial: not reproduced). See vsm.md §5.
  */
 #ifndef AWE_VSM_FILAMENT_H
 #define AWE_VSM_FILAMENT_H

@@ -11,7 +11,7 @@
  * and rebuilds only the influence-matrix rows and columns of the panels that moved (vsm.c).
  *
  * Source: VortexStepMethod.jl src/solver.jl linearize (forward differences, warm-started solves;
- * the central form halves the truncation order); spec /work/shared/reference/vsm.md §11.
+ * the central form halves the truncation order); vsm.md §11.
  */
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* vsm_settings.c: defaults of the Vortex Step Method settings.
  *
  * Values: VortexStepMethod.jl VSMSettings, 2026 struct (condition, wings[0], solver_settings),
- * as tabulated in /work/shared/reference/settings_defaults.md section 2.2-2.4:
+ * as listed in awesim(1), SETTINGS DEFAULTS:
  *   condition:  wind_speed 10 m/s, alpha 5 deg, beta 0 deg, yaw_rate 0 deg/s
  *   wings[0]:   n_panels 40, LINEAR, spanwise_direction [0,1,0], remove_nan true
  *   solver:     VSM, LOOP, density 1.225 kg/m^3, mu 1.81e-5 N s/m^2, max_iterations 1500,

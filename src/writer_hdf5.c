@@ -1,4 +1,5 @@
-/* writer_hdf5.c: the HDF5 log (schema version 1). The only file that includes <hdf5.h>.
+/* writer_hdf5.c: the HDF5 log (schema version 1). <hdf5.h> is included here, in lin_output.c
+ * (the linear model file) and in sweep_h5.c (which reads logs back for sweeps).
  *
  * Layout (T rows, growing; N components of a group; all float64, little-endian):
  *   /                   attrs awesim_version (str), schema_version (int32 1), status (str:

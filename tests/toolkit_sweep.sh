@@ -3,7 +3,8 @@
 # (tests/data/sweep/): a 6-point wind grid through GNU parallel (6 HDF5 logs, a merged CSV in
 # grid order whose tether force grows with the wind), a list with one failing point (reported,
 # the others complete), the Slurm job-array script (bash -n, one array task per point), dry
-# run, --merge, and grid-file errors.
+# run, --merge, --resume (only failed or missing points run again), the exit code counting
+# failed runs, plan.tsv, and grid-file errors (file:line:col).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 AWESIM=${AWESIM:-./awesim}
@@ -62,9 +63,15 @@ f6=$(awk -F, 'NR == 7 {print $5}' "$csv")
 check "wind sweep: force_mean at 12 m/s = $f6 N, expected 50..100" \
   awk -v f="$f6" 'BEGIN { exit !(f > 50 && f < 100) }'
 check "wind sweep: per-run summary JSON with the overrides" \
-  grep -q '"settings.environment.v_wind": 6' "$D/run_003.json"
+  grep -q '"settings.environment.v_wind=6"' "$D/run_003.json"
 check "wind sweep: per-run summary JSON status" grep -q '"status": "complete"' "$D/run_003.json"
-check "wind sweep: per-run summary JSON scenario name" grep -q '"scenario": "aerostat"' "$D/run_003.json"
+check "wind sweep: scenario name and relative log in summary.csv" \
+  grep -q '^3,6,complete,0,.*,aerostat,run_003.h5,$' "$csv"
+check "wind sweep: plan.tsv lists the points" grep -q "^3	003	6$" "$D/plan.tsv"
+check "wind sweep: sweep.sh jobs is a GNU parallel job list of 6 lines" \
+  [ "$(sh "$D/sweep.sh" jobs | grep -c "^sh '$D/sweep.sh' [1-6]\$")" -eq 6 ]
+check "wind sweep: sweep.sh runs single-threaded" grep -q '^export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1' "$D/sweep.sh"
+check "wind sweep: plan.tsv names the scenario" grep -q "^# scenario	/.*/aerostat.yaml$" "$D/plan.tsv"
 check "wind sweep: summary on stderr" grep -q '6 of 6 runs complete' "$T/err"
 
 # --merge rebuilds the same CSV (to stdout)
@@ -86,8 +93,27 @@ check "failing sweep: $n HDF5 files, 6 expected" [ "$n" -eq 6 ]
 check "failing sweep: row 4 failed with exit 65" grep -q '^4,7,-1,,failed,65,' "$D/summary.csv"
 check "failing sweep: the other rows complete" \
   [ "$(grep -c ',complete,0,' "$D/summary.csv")" -eq 6 ]
-check "failing sweep: run 4 has a summary with the error" grep -q '"error": ".*abs_tol' "$D/run_004.json"
+check "failing sweep: row 4 has the last line of its log" \
+  grep -qE '^4,7,-1,,failed,65,.*,aerostat,,.*abs_tol' "$D/summary.csv"
 check "failing sweep: sanitizer report in a run log" no_sanitizer "$D"/run_*.log
+# --resume runs only the failed point again: the joblog has one job, the complete runs keep
+# their logs (same bytes), and the exit code still counts the one failure
+cp "$D/run_002.h5" "$T/keep.h5"
+"$SWEEP" --awesim "$AWESIM" --resume -o "$D" tests/data/sweep/wind_fail.yaml >"$T/out" 2>"$T/err"
+rc=$?
+check "resume exit $rc (1 expected)" [ "$rc" -eq 1 ]
+check "resume: one job ran" [ "$(tail -n +2 "$D/joblog.tsv" 2>/dev/null | wc -l)" -eq 1 ]
+check "resume: 1 of 7 to run" grep -q '1 of 7 runs' "$T/err"
+check "resume: complete runs untouched" cmp -s "$D/run_002.h5" "$T/keep.h5"
+check "resume: summary still has 6 complete rows" \
+  [ "$(grep -c ',complete,0,' "$D/summary.csv")" -eq 6 ]
+# two failures: the exit code counts them
+printf 'scenario: %s\nset: {run.duration: 1}\nlist:\n  - {run.abs_tol: -1}\n  - {run.dt: -2}\n  - {run.dt: 0.1}\n' \
+  "$(pwd)/scenarios/aerostat.yaml" >"$T/two.yaml"
+"$SWEEP" --awesim "$AWESIM" -q -o "$T/two" "$T/two.yaml" >"$T/out" 2>"$T/err"
+rc=$?
+check "two failures: exit $rc (2 expected)" [ "$rc" -eq 2 ]
+check "two failures listed" [ "$(grep -c ': failed, exit ' "$T/err")" -eq 2 ]
 
 # ---- Slurm job-array script ----------------------------------------------------------------------
 D=$T/slurm
@@ -109,7 +135,7 @@ SLURM_ARRAY_TASK_ID=2 bash "$T/job.sh"
 check "slurm task 2 ran" [ "$(cat "$D/run_002.rc" 2>/dev/null)" = 0 ]
 "$SWEEP" --merge "$D" >"$T/out" 2>"$T/err"
 rc=$?
-check "merge of a partial sweep exit $rc (1 expected)" [ "$rc" -eq 1 ]
+check "merge of a partial sweep exit $rc (6 not complete expected)" [ "$rc" -eq 6 ]
 check "merge: missing runs listed" grep -q 'run 001 (settings.environment.v_wind=2): missing' "$T/err"
 check "merge: run 2 complete" grep -q '^2,4,,,complete,0,' "$D/summary.csv"
 
@@ -117,7 +143,7 @@ check "merge: run 2 complete" grep -q '^2,4,,,complete,0,' "$D/summary.csv"
 "$SWEEP" --awesim "$AWESIM" --dry-run -o "$T/dry" tests/data/sweep/wind.yaml >"$T/out" 2>"$T/err"
 rc=$?
 check "dry run exit $rc" [ "$rc" -eq 0 ]
-check "dry run: 6 commands" [ "$(grep -c ' simulate .* --set settings.environment.v_wind=' "$T/out")" -eq 6 ]
+check "dry run: 6 commands" [ "$(grep -c " simulate .* --set 'settings.environment.v_wind=" "$T/out")" -eq 6 ]
 check "dry run: wrote nothing" [ ! -e "$T/dry" ]
 
 # ---- grid-file errors ---------------------------------------------------------------------------------
@@ -133,15 +159,15 @@ expect() {  # expect NAME RC PATTERN GRID-TEXT (printf format)
   else bad "grid error $name: exit $got (want $want): $(cat "$T/err")"; fi
 }
 S=$(pwd)/scenarios/aerostat.yaml
-expect typo 65 "g.yaml:2: unknown key 'gird' \(did you mean 'grid'\?\)" 'scenario: %s\ngird:\n  a: [1]\n'
-expect empty 65 "g.yaml:3: grid 'a': the list of values is empty" 'scenario: %s\ngrid:\n  a: []\n'
-expect unclosed 65 "g.yaml:3: unclosed" 'scenario: %s\ngrid:\n  a: [1, 2\n'
+expect typo 65 "g.yaml:2:1: grid file: unknown key 'gird' \(did you mean 'grid'\?\)" 'scenario: %s\ngird:\n  a: [1]\n'
+expect empty 65 "g.yaml:3:6: grid 'a': the list of values is empty" 'scenario: %s\ngrid:\n  a: []\n'
+expect unclosed 65 "g.yaml:4:1: invalid YAML: did not find expected" 'scenario: %s\ngrid:\n  a: [1, 2\n'
 expect neither 65 "either 'grid'" 'scenario: %s\n'
 expect no_scenario 66 'nope.yaml: cannot open' 'scenario: nope.yaml\ngrid:\n  a: [1]\n'
 expect no_scenario_key 65 "'scenario' is missing" 'grid:\n  a: [1]\n'
 expect empty_file 65 'g.yaml: the grid file is empty' ''
-expect not_a_key 65 "g.yaml:3: grid: 'a b' is not a key path" 'scenario: %s\ngrid:\n  a b: [1]\n'
-expect range 65 "g.yaml:3: grid 'a': step 1 does not lead from 2 to 1" \
+expect not_a_key 65 "g.yaml:3:3: grid: 'a b' is not a key path" 'scenario: %s\ngrid:\n  a b: [1]\n'
+expect range 65 "g.yaml:3:6: grid 'a': step 1 does not lead from 2 to 1" \
   'scenario: %s\ngrid:\n  a: {from: 2, to: 1, step: 1}\n'
 rm -f "$T/g.yaml"
 "$SWEEP" --dry-run "$T/g.yaml" >/dev/null 2>"$T/err"

@@ -12,9 +12,10 @@
 # Needs bash 4 or later.
 
 # built-in fallback, from awesim(1)
-_awesim_fallback_commands="check simulate polar linearize step-response"
+_awesim_fallback_commands="check simulate polar linearize step-response sweep"
 declare -A _awesim_fallback_options=(
   [check]="--set -q --quiet -h --help"
+  [sweep]="-o --output --awesim -j --jobs --sbatch --resume --dry-run --merge -q --quiet -h --help"
   [simulate]="-o --output --csv --csv= --set --summary-json -q --quiet -h --help"
   [polar]="--vsm-settings --alpha --beta --speed --ref-point --method --correct-aoa --solver
     --panels --distribution --spanwise -h --help"
@@ -258,7 +259,7 @@ _awesim_sweep_main() {
     --sbatch) _awesim_words "$cur" "--time= --partition= --account= --mem= --qos="; return 0 ;;
   esac
   if [[ $cur == -* ]]; then
-    _awesim_words "$cur" "-j --jobs -o --output --slurm --sbatch --dry-run --merge --awesim
+    _awesim_words "$cur" "-j --jobs -o --output --slurm --sbatch --resume --dry-run --merge --awesim
       -q --quiet -h --help"
   else
     _awesim_files "$cur" "yaml|yml"
