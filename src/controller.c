@@ -18,7 +18,13 @@ struct awe_ctrl_run {
   int nadd;
   int *add_u;
   double *add_v;
+  const volatile sig_atomic_t *stop; /* the run's signal flag, or NULL */
 };
+
+
+void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop) {
+  if (r) r->stop = stop;
+}
 
 
 double awe_wrap_pi(double x) {
@@ -191,7 +197,7 @@ awe_status awe_ctrl_sample(awe_ctrl_run *r, double t, double eps, double *yout, 
         break;
       }
       case AWE_CTRL_EXTERNAL: {
-        AWE_TRY(awe_ext_exchange(s->ext, c, t, yout, s->ext_out, err));
+        AWE_TRY(awe_ext_exchange(s->ext, c, t, yout, s->ext_out, r->stop, err));
         for (int k = 0; k < p->noutput; k++) {
           set_add(r, a + k, s->ext_out[k], changed);
           put(yout, c->y_ext[k], s->ext_out[k]);
@@ -214,7 +220,7 @@ awe_status awe_ctrl_run_finish(awe_ctrl_run *r, double t, awe_err *err) {
   awe_status st = AWE_OK;
   for (int i = 0; i < r->m->nctrl; i++) {
     if (!r->st[i].ext) continue;
-    awe_status s1 = awe_ext_finish(r->st[i].ext, &r->m->ctrl[i], t, st ? NULL : err);
+    awe_status s1 = awe_ext_finish(r->st[i].ext, &r->m->ctrl[i], t, r->stop, st ? NULL : err);
     r->st[i].ext = NULL;
     if (s1 && !st) st = s1;
   }

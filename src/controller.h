@@ -31,6 +31,8 @@
 #ifndef AWE_CONTROLLER_H
 #define AWE_CONTROLLER_H
 
+#include <signal.h>
+
 #include "model.h"
 
 /* Sample periods are multiples of this resolution [s]: the integrator stops at the sample
@@ -58,6 +60,10 @@ void awe_ctrl_run_free(awe_ctrl_run *r);
 /* Reset every controller to its initial state (held outputs 0, next sample at t = 0) and start
  * the external processes. */
 awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err);
+
+/* Let waits for external controllers end early on a signal: stop is the flag a handler sets
+ * (borrowed; NULL: none). */
+void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop);
 
 /* The held additions to the input vector: n elements u[idx[j]] += val[j]. */
 int awe_ctrl_nadd(const awe_ctrl_run *r);

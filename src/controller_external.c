@@ -92,8 +92,22 @@ static awe_status fault(awe_err *err, const awe_ctrl *c, double t, const char *w
 
 
 /* write all of buf, polling for room, within the deadline */
+/* a raised stop flag ends a wait for the controller */
+static awe_status stopped(const awe_ctrl *c, double t, awe_err *err) {
+  return awe_err_set(err, AWE_EINTR, "interrupted while waiting for controller '%s' at t=%.9g s",
+                     c->cfg.name, t);
+}
+
+
+/* poll for at most the time left, in slices of 100 ms so that a signal is seen promptly */
+static int poll_slice(struct pollfd *pf, double left) {
+  double ms = ceil(left * 1000.0);
+  return poll(pf, 1, ms > 100.0 ? 100 : (int)ms);
+}
+
+
 static awe_status write_all(awe_ext *e, const awe_ctrl *c, double t, const char *buf, size_t n,
-                            double deadline, awe_err *err) {
+                            double deadline, const volatile sig_atomic_t *stop, awe_err *err) {
   sigset_t pipe_set, old;
   sigemptyset(&pipe_set);
   sigaddset(&pipe_set, SIGPIPE);
@@ -115,7 +129,11 @@ static awe_status write_all(awe_ext *e, const awe_ctrl *c, double t, const char 
         break;
       }
       struct pollfd pf = {e->fd_w, POLLOUT, 0};
-      poll(&pf, 1, (int)ceil(left * 1000.0));
+      poll_slice(&pf, left);
+      if (stop && *stop) {
+        st = stopped(c, t, err);
+        break;
+      }
       continue;
     }
     st = fault(err, c, t, errno == EPIPE ? "it closed its input (the controller exited?)"
@@ -224,7 +242,8 @@ awe_status awe_ext_start(awe_ext **out, const awe_model *m, const awe_ctrl *c, a
     return awe_err_set(err, AWE_EINTEG, "controller '%s': fcntl: %s", c->cfg.name,
                        strerror(errno));
   }
-  awe_status st = write_all(e, c, 0.0, hdr, hl, now_s() + e->timeout, err);
+  /* before the run's stop flag is set: this wait is bounded by the controller's timeout */
+  awe_status st = write_all(e, c, 0.0, hdr, hl, now_s() + e->timeout, NULL, err);
   free(hdr);
   if (st) {
     awe_ext_free(e);
@@ -291,14 +310,14 @@ static awe_status parse_reply(const awe_ctrl *c, double t, char *line, double *o
 
 
 awe_status awe_ext_exchange(awe_ext *e, const awe_ctrl *c, double t, const double *yout,
-                            double *out, awe_err *err) {
+                            double *out, const volatile sig_atomic_t *stop, awe_err *err) {
   double deadline = now_s() + e->timeout;
   /* the row */
   size_t n = (size_t)snprintf(e->row, e->row_cap, "%.17g", t);
   for (int k = 0; k < c->cfg.nmeasure; k++)
     n += (size_t)snprintf(e->row + n, e->row_cap - n, ",%.17g", yout[c->meas_y[k]]);
   n += (size_t)snprintf(e->row + n, e->row_cap - n, "\n");
-  AWE_TRY(write_all(e, c, t, e->row, n, deadline, err));
+  AWE_TRY(write_all(e, c, t, e->row, n, deadline, stop, err));
   /* one line back */
   e->len = 0;
   for (;;) {
@@ -326,7 +345,8 @@ awe_status awe_ext_exchange(awe_ext *e, const awe_ctrl *c, double t, const doubl
       return fault(err, c, t, msg);
     }
     struct pollfd pf = {e->fd_r, POLLIN, 0};
-    int pr = poll(&pf, 1, (int)ceil(left * 1000.0));
+    int pr = poll_slice(&pf, left);
+    if (stop && *stop) return stopped(c, t, err);
     if (pr < 0 && errno != EINTR) return fault(err, c, t, strerror(errno));
     if (pr <= 0) continue;
     ssize_t r = read(e->fd_r, e->line + e->len, LINE_MAX_BYTES - e->len);
@@ -346,14 +366,16 @@ awe_status awe_ext_exchange(awe_ext *e, const awe_ctrl *c, double t, const doubl
 }
 
 
-awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t, awe_err *err) {
+awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t,
+                          const volatile sig_atomic_t *stop, awe_err *err) {
   awe_status st = AWE_OK;
   close(e->fd_w);
   e->fd_w = -1;
   double deadline = now_s() + e->timeout;
   int status = 0;
   pid_t r = 0;
-  while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && now_s() < deadline) {
+  while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && now_s() < deadline &&
+         !(stop && *stop)) {
     struct timespec ts = {0, 2000000};
     nanosleep(&ts, NULL);
   }
@@ -369,6 +391,8 @@ awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t, awe_err *err)
                  WIFSIGNALED(status) ? WTERMSIG(status) : 0);
       st = fault(err, c, t, msg);
     }
+  } else if (stop && *stop) {
+    st = stopped(c, t, err);  /* awe_ext_free kills and reaps it */
   } else {
     char msg[120];
     snprintf(msg, sizeof(msg), "did not exit within %g s after its input was closed (killed)",

@@ -2,6 +2,8 @@
 #ifndef AWE_CONTROLLER_INTERNAL_H
 #define AWE_CONTROLLER_INTERNAL_H
 
+#include <signal.h>
+
 #include "controller.h"
 
 /* discrete PID (controller.h) */
@@ -43,9 +45,12 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
 
 /* external controllers over a pipe (controller_external.c) */
 awe_status awe_ext_start(awe_ext **e, const awe_model *m, const awe_ctrl *c, awe_err *err);
+/* stop: the run's signal flag (NULL: none); a wait for the controller is cut short when it is
+ * raised (AWE_EINTR), polled at least every 100 ms */
 awe_status awe_ext_exchange(awe_ext *e, const awe_ctrl *c, double t, const double *yout,
-                            double *out, awe_err *err);
-awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t, awe_err *err);
+                            double *out, const volatile sig_atomic_t *stop, awe_err *err);
+awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t,
+                          const volatile sig_atomic_t *stop, awe_err *err);
 void awe_ext_free(awe_ext *e);
 
 #endif

@@ -225,5 +225,30 @@ fault sleeper_child 'sleep 1000; echo 0' "controller 'mine' at t=0 s: no reply w
 fault sigpipe "trap '' PIPE; exec 0<&-; exec sleep 1000" "controller 'mine' at t=0( s: no reply|.*closed its input)" 0.5 0
 fault crash_header 'exit 0' "controller 'mine' at t=0 s: .*(closed its input|exited with status 0)" 10 0
 
+# SIGINT while awesim waits for a controller that takes its time (timeout 60 s): the run ends
+# within a few seconds, interrupted (exit 130), and the controller is gone
+flt slowpoke 'exec sleep 1000'
+spring slowpoke "sh slowpoke.sh" 60
+rm -f "$tmp/pid"
+(cd "$tmp" && exec "$AWESIM" simulate slowpoke.yaml -o slowpoke.h5) >"$tmp/out" 2>"$tmp/err" &
+apid=$!
+i=0
+while [ ! -s "$tmp/pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+start=$(date +%s)
+kill -INT "$apid"
+wait "$apid"
+rc=$?
+took=$(($(date +%s) - start))
+if [ "$rc" -eq 130 ] && [ "$took" -le 5 ] && grep -q "interrupted" "$tmp/err"; then ok
+else bad "sigint_waiting: exit $rc after $took s (expected 130 within 5 s)"; fi
+pid=$(cat "$tmp/pid" 2>/dev/null)
+sleep 0.2
+st=$( [ -n "$pid" ] && ps -o stat= -p "$pid" 2>/dev/null)
+if [ -n "$st" ] && [ "${st#Z}" = "$st" ]; then
+  bad "sigint_waiting: controller process $pid still running"
+  kill -9 "$pid" 2>/dev/null
+else ok; fi
+
 echo "control_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
