@@ -4,6 +4,7 @@
  * standard (y) error control, |err_i| <= abs_tol + rel_tol |y_i|.
  */
 #include "integrate.h"
+#include "solver_names.h"
 
 #include <float.h>
 #include <gsl/gsl_odeiv2.h>
@@ -31,20 +32,13 @@ typedef struct {
   int implicit;
 } stepper_entry;
 
-static const stepper_entry STEPPERS[] = {
-    {"rkf45", &gsl_odeiv2_step_rkf45, 0},   {"rkck", &gsl_odeiv2_step_rkck, 0},
-    {"rk8pd", &gsl_odeiv2_step_rk8pd, 0},   {"msbdf", &gsl_odeiv2_step_msbdf, 1},
-    {"rk4imp", &gsl_odeiv2_step_rk4imp, 1}, {"bsimp", &gsl_odeiv2_step_bsimp, 1},
-    {"rk2", &gsl_odeiv2_step_rk2, 0},       {"rk4", &gsl_odeiv2_step_rk4, 0},
-    {"msadams", &gsl_odeiv2_step_msadams, 0}, {"rk1imp", &gsl_odeiv2_step_rk1imp, 1},
-    {"rk2imp", &gsl_odeiv2_step_rk2imp, 1}, {"trbdf2", &awe_step_trbdf2, 1},
-};
+/* derived from the one list of steppers (solver_names.h) */
+#define STEP_TYPE_gsl(name) &gsl_odeiv2_step_##name
+#define STEP_TYPE_awe(name) &awe_step_##name
+#define STEP_ENTRY(name, implicit, origin) {#name, STEP_TYPE_##origin(name), implicit},
+static const stepper_entry STEPPERS[] = {AWE_SOLVERS(STEP_ENTRY)};
+#undef STEP_ENTRY
 #define NSTEPPER ((int)(sizeof(STEPPERS) / sizeof(STEPPERS[0])))
-
-
-const char *awe_solver_names(void) {
-  return "rkf45, rkck, rk8pd, msbdf, rk4imp, bsimp, rk2, rk4, msadams, rk1imp, rk2imp, trbdf2";
-}
 
 
 static const stepper_entry *find_stepper(const char *name) {

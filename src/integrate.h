@@ -70,9 +70,7 @@
 
 typedef struct awe_integrator awe_integrator;
 
-/* Comma-separated list of the stepper names, for messages. */
-const char *awe_solver_names(void);
-
+/* The stepper names: solver_names.h. */
 /* 1 implicit, 0 explicit, -1 unknown name. */
 int awe_solver_implicit(const char *name);
 

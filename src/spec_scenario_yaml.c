@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "solver_names.h"
 #include "spec_load.h"
 
 
@@ -75,17 +76,13 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   if (v && v->kind != AWE_Y_NULL) {
     const char *sv;
     AWE_TRY(awe_ynode_string(v, "run.solver", &sv, err));
-    static const char *const solvers[] = {"rkf45", "rkck", "rk8pd",  "msbdf",  "rk4imp",
-                                          "bsimp", "rk2",  "rk4",    "rk1imp", "rk2imp",
-                                          "trbdf2"};
-    int ok = 0;
-    for (int i = 0; i < AWE_ARRLEN(solvers) && !ok; i++) ok = !strcmp(sv, solvers[i]);
-    if (!ok) {
-      const char *best = awe_closest(sv, solvers, AWE_ARRLEN(solvers));
-      return awe_err_at(err, AWE_EINVAL, &v->loc,
-                        "run.solver: unknown GSL stepper '%s'%s%s%s (allowed: rkf45, rkck, rk8pd, "
-                        "msbdf, rk4imp, bsimp, rk2, rk4, rk1imp, rk2imp, trbdf2)", sv,
-                        best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    if (awe_solver_index(sv) < 0) {
+      int ns;
+      const char *const *solvers = awe_solver_list(&ns);
+      const char *best = awe_closest(sv, solvers, ns);
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "run.solver: unknown GSL stepper '%s'%s%s%s "
+                        "(allowed: %s)", sv, best ? " (did you mean '" : "", best ? best : "",
+                        best ? "'?)" : "", awe_solver_names());
     }
     r->solver = awe_spec_strdup(s, sv);
   }

@@ -17,6 +17,15 @@ else
   bad "neither mandoc nor groff is installed (tools/install-deps installs mandoc)"
 fi
 
+# every stepper awesim accepts (its one list, solver_names.h, as the error message gives it) is
+# named in awesim-scenario(5)
+solvers=$("$AWESIM" check scenarios/pendulum.yaml --set run.solver=none 2>&1 |
+  sed -n 's/.*(allowed: \([a-z0-9, ]*\)).*/\1/p' | tr -d ',')
+[ -n "$solvers" ] && ok || bad "no stepper list in the run.solver error"
+for sv in $solvers; do
+  grep -q "\b$sv\b" man/awesim-scenario.5 && ok || bad "stepper '$sv' not in man/awesim-scenario.5"
+done
+
 # the subcommands listed by `awesim --help`
 cmds=$("$AWESIM" --help | awk '/^commands:/ {on=1; next} on && /^  [a-z]/ {print $1}')
 [ -n "$cmds" ] && ok || bad "no commands in awesim --help"
