@@ -15,6 +15,7 @@
 #include <gsl/gsl_odeiv2.h>
 
 #include "jac_color.h"
+#include "solver_names.h"
 #include "sparse_lu.h"
 #include "step_trbdf2.h"
 #include "test_physics_util.h"
@@ -376,6 +377,15 @@ static void test_rigid_wing(void) {
 static void test_names(void) {
   ENSURE(awe_solver_implicit("trbdf2") == 1);
   ENSURE_CONTAINS(awe_solver_names(), "trbdf2");
+  ENSURE(!strcmp(awe_solver_names(), "rkf45, rkck, rk8pd, msbdf, rk4imp, bsimp, rk2, rk4, "
+                                      "msadams, rk1imp, rk2imp, trbdf2"));
+  /* the engine has a step type for every name of the one list, and nothing else */
+  int n;
+  const char *const *names = awe_solver_list(&n);
+  ENSURE(n == 12);
+  for (int i = 0; i < n; i++) ENSURE(awe_solver_implicit(names[i]) >= 0);
+  ENSURE(awe_solver_implicit("msbdf") == 1 && awe_solver_implicit("msadams") == 0);
+  ENSURE(awe_solver_implicit("rk45") == -1 && awe_solver_index("rk45") == -1);
   const char *sets[] = {"run.solver=trbdf2", NULL};
   awe_spec *s = sp_load("scenarios/tests/spring_mass.yaml", sets);
   ENSURE(s && s->scenario.run.solver && !strcmp(s->scenario.run.solver, "trbdf2"));
