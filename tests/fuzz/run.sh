@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-60}
 shift
-list=${*:-scenario structure aero polar settings vsm_settings}
+list=${*:-scenario structure aero polar settings vsm_settings sweep_grid}
 pass=0
 fail=0
 seeds() {
@@ -18,6 +18,7 @@ seeds() {
     polar) ls models/*/polars/*.csv ;;
     settings) ls models/*/settings.yaml ;;
     vsm_settings) ls models/*/vsm_settings.yaml tests/data/polar/vsm*.yaml ;;
+    sweep_grid) ls tests/fuzz/seeds_sweep_grid/*.yaml ;;
   esac 2>/dev/null
 }
 for h in $list; do
