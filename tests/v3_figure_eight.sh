@@ -43,5 +43,5 @@ awk -v x="$elmin" 'BEGIN { exit !(x > 55) }' && ok || bad "min elevation $elmin 
 awk -v a="$fmin" -v b="$fmax" 'BEGIN { exit !(a > 1000 && b < 9000) }' && ok || bad "force $fmin-$fmax outside 1-9 kN"
 awk -v a="$vmin" -v b="$vmax" 'BEGIN { exit !(a > 10 && b < 30) }' && ok || bad "apparent wind $vmin-$vmax outside 10-30 m/s"
 
-echo "v3_figure_eight: $pass passed, $fail failed"
+echo "figure_eight: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
