@@ -92,9 +92,10 @@ deps:
 
 run: deps
 	$(MAKE) awesim
-	./awesim check scenarios/default.yaml
-	./awesim simulate scenarios/default.yaml
-	@echo "log: out/default.h5 (plot: tools/awesim-plot out/default.h5; tour: README.md)"
+	./awesim check scenarios/v3_figure_eight.yaml
+	./awesim simulate scenarios/v3_figure_eight.yaml
+	tools/awesim-plot out/v3_figure_eight.h5 -o out/v3_figure_eight.png
+	@echo "log: out/v3_figure_eight.h5, plot: out/v3_figure_eight.png (tour: README.md)"
 
 # The tests run twice: once on the optimised build, once under ASan+UBSan.
 test: deps

@@ -4,7 +4,9 @@
  *   reel-out  constant tether force: the motor torque holds F_set at the drum,
  *             tau = -F_set r/g (r drum radius, g gear ratio; physics.md §5), so the drum
  *             reels out at the speed where the kite's pull equals F_set (quasi-steady force
- *             control, Fechner 2016 ch. 6: the reel-out speed follows the force)
+ *             control, Fechner 2016 ch. 6: the reel-out speed follows the force); when the
+ *             kite pulls less than F_set the drum is braked instead of reeling in:
+ *             tau = max(-F_set r/g, -F r/g - kp v)
  *   reel-in   reel-in speed v_set = -reel_in_speed by a PI on the speed error with the
  *             measured force as feed-forward: tau = -F r/g + PID(v_set - v) (the drum
  *             accelerates with tau + F r/g, winch.c), anti-windup as in controller.h;
@@ -50,7 +52,13 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
     s->sp = NAN;
     s->meas = v;
     s->err = NAN;
-    *winch_cmd = -p->reel_out_force * c->winch_ratio;
+    /* a torque that holds F_set pulls the tether in whenever the kite pulls less (a turn, a
+     * lull): nothing then stops the drum, the kite is hauled down and the loop runs away.
+     * Never reel in during reel-out: below F_set the drum is braked towards v = 0 by the
+     * proportional speed term (Fechner's winch controller switches to speed control at its
+     * lower force limit in the same way) */
+    double hold = -F * c->winch_ratio - p->kp * v;
+    *winch_cmd = fmax(-p->reel_out_force * c->winch_ratio, hold);
   } else {
     s->sp = -p->reel_in_speed;
     s->meas = v;
