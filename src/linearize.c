@@ -11,55 +11,12 @@
 #include <string.h>
 
 #include "input_signal.h"
+#include "kite_frames.h"
 #include "outputs.h"
 #include "steady.h"
 #include "winch.h"
 
-/* ---- quaternions (w, x, y, z), Hamilton product ---- */
-
-static void qmul(const double a[4], const double b[4], double r[4]) {
-  double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  double x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  double y = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  double z = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  r[0] = w;
-  r[1] = x;
-  r[2] = y;
-  r[3] = z;
-}
-
-
-static void qexp(const double th[3], double q[4]) {
-  double a = sqrt(th[0] * th[0] + th[1] * th[1] + th[2] * th[2]);
-  double s = a > 1e-8 ? sin(0.5 * a) / a : 0.5 - a * a / 48.0;
-  q[0] = cos(0.5 * a);
-  q[1] = s * th[0];
-  q[2] = s * th[1];
-  q[3] = s * th[2];
-}
-
-
-/* rotation vector of q (any non-zero norm; the shorter of the two rotations) */
-static void qlog(const double qin[4], double th[3]) {
-  double n = sqrt(qin[0] * qin[0] + qin[1] * qin[1] + qin[2] * qin[2] + qin[3] * qin[3]);
-  double q[4];
-  double sg = qin[0] < 0.0 ? -1.0 : 1.0;
-  for (int k = 0; k < 4; k++) q[k] = n > 0.0 ? sg * qin[k] / n : (k == 0);
-  double v = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  double a = 2.0 * atan2(v, q[0]);
-  double f = v > 1e-12 ? a / v : 2.0 / q[0];
-  th[0] = f * q[1];
-  th[1] = f * q[2];
-  th[2] = f * q[3];
-}
-
-
-static void qnormalize(double q[4]) {
-  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  if (n > 0.0 && isfinite(n))
-    for (int k = 0; k < 4; k++) q[k] /= n;
-}
-
+/* ---- quaternions (w, x, y, z): products, exp and log are kite_frames.h's ---- */
 
 /* body rate omega = 2 Im(q* qdot) / |q|^2 */
 static void qrate(const double q[4], const double qd[4], double om[3]) {
@@ -243,8 +200,8 @@ static void output_rel(const awe_varlist *yl, const awe_lin_chan *yc, int ny, co
     int o = yc[j].scalar;
     if (v->flags & AWE_VF_QUAT) {
       double c[4] = {y0[o], -y0[o + 1], -y0[o + 2], -y0[o + 3]}, d[4], th[3];
-      qmul(c, y + o, d);
-      qlog(d, th);
+      awe_quat_mul(c, y + o, d);
+      awe_quat_to_rotvec(d, th);
       out[j] = th[yc[j].k];
     } else if (v->flags & AWE_VF_ANGLE) {
       out[j] = remainder(y[o] - y0[o], 2.0 * AWE_PI);
@@ -419,7 +376,7 @@ awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const dou
   if (nyf > 0) memset(y0, 0, sizeof(double) * (size_t)nyf);
   memcpy(x0, x_op, sizeof(double) * (size_t)nxf);
   for (int i = 0; i < xl->n; i++)
-    if (xl->v[i].flags & AWE_VF_QUAT) qnormalize(x0 + xl->v[i].offset);
+    if (xl->v[i].flags & AWE_VF_QUAT) awe_quat_normalize(x0 + xl->v[i].offset);
   if (nuf > 0) memcpy(up, u_op, sizeof(double) * (size_t)nuf);
 
   /* operating point */
@@ -436,7 +393,7 @@ awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const dou
     const awe_var *v = &xl->v[xc[j].var];
     if (v->flags & AWE_VF_QUAT) {
       double th[3];
-      qlog(x0 + v->offset, th);
+      awe_quat_to_rotvec(x0 + v->offset, th);
       L->x_op[j] = th[xc[j].k];
     } else {
       L->x_op[j] = x0[xc[j].scalar];
@@ -458,7 +415,7 @@ awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const dou
     const awe_var *v = &yl->v[p->yc[j].var];
     if (v->flags & AWE_VF_QUAT) {
       double th[3];
-      qlog(y0 + v->offset, th);
+      awe_quat_to_rotvec(y0 + v->offset, th);
       L->y_op[j] = th[p->yc[j].k];
     } else {
       L->y_op[j] = y0[p->yc[j].scalar];
@@ -482,8 +439,8 @@ awe_status awe_linearize(const awe_lin_problem *p, const double *x_op, const dou
       if (q) {
         double e[4];
         th[xc[j].k] = s;
-        qexp(th, e);
-        qmul(x0 + v->offset, e, xp + v->offset);
+        awe_quat_from_rotvec(th, e);
+        awe_quat_mul(x0 + v->offset, e, xp + v->offset);
       } else {
         xp[xc[j].scalar] += s;
       }
