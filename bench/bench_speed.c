@@ -139,21 +139,28 @@ static double spawn(const bcase *c) {
 }
 
 
-/* a tether of n segments: models/hanging_tether with n_segments = n, written to dir */
-static int write_tether(const char *dir, int n) {
-  char path[256];
-  snprintf(path, sizeof(path), "%s/tether%d.yaml", dir, n);
+/* dir/STEMn.yaml: 2 s in 10 m/s wind, winch braked, on the structure dir/STEMn_structure.yaml */
+static int write_scenario(const char *dir, const char *stem, int n) {
+  char path[256], cwd[200];
+  snprintf(path, sizeof(path), "%s/%s%d.yaml", dir, stem, n);
   FILE *f = fopen(path, "w");
   if (!f) return -1;
-  fprintf(f, "awesim: 1\nmodel: {structure: tether%d_structure.yaml, settings: "
+  fprintf(f, "awesim: 1\nmodel: {structure: %s%d_structure.yaml, settings: "
              "%s/models/hanging_tether/settings.yaml}\n"
              "settings: {environment: {v_wind: 10.0}}\n"
              "run: {duration: 2.0, dt: 0.05, abs_tol: 1.0e-6, rel_tol: 1.0e-6}\n"
              "inputs:\n  - {input: winches.main_winch.brake, type: constant, value: 1.0}\n",
-          n, getcwd(path, sizeof(path)) ? path : ".");
-  fclose(f);
+          stem, n, getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+  return fclose(f);
+}
+
+
+/* a tether of n segments: models/hanging_tether with n_segments = n, written to dir */
+static int write_tether(const char *dir, int n) {
+  char path[256];
+  if (write_scenario(dir, "tether", n) != 0) return -1;
   snprintf(path, sizeof(path), "%s/tether%d_structure.yaml", dir, n);
-  f = fopen(path, "w");
+  FILE *f = fopen(path, "w");
   if (!f) return -1;
   fprintf(f, "materials:\n  headers: [name, youngs_modulus, density, damping_per_stiffness]\n"
              "  data:\n    - [dyneema, 55000000000.0, 724.0, 0.00077]\n"
@@ -175,18 +182,9 @@ static int write_net(const char *dir, int n) {
   int k = 1;
   while ((k + 1) * (k + 1) <= n) k++;
   char path[256];
-  snprintf(path, sizeof(path), "%s/net%d.yaml", dir, n);
-  FILE *f = fopen(path, "w");
-  if (!f) return -1;
-  fprintf(f, "awesim: 1\nmodel: {structure: net%d_structure.yaml, settings: "
-             "%s/models/hanging_tether/settings.yaml}\n"
-             "settings: {environment: {v_wind: 10.0}}\n"
-             "run: {duration: 2.0, dt: 0.05, abs_tol: 1.0e-6, rel_tol: 1.0e-6}\n"
-             "inputs:\n  - {input: winches.main_winch.brake, type: constant, value: 1.0}\n",
-          n, getcwd(path, sizeof(path)) ? path : ".");
-  fclose(f);
+  if (write_scenario(dir, "net", n) != 0) return -1;
   snprintf(path, sizeof(path), "%s/net%d_structure.yaml", dir, n);
-  f = fopen(path, "w");
+  FILE *f = fopen(path, "w");
   if (!f) return -1;
   fprintf(f, "materials:\n  headers: [name, youngs_modulus, density, damping_per_stiffness]\n"
              "  data:\n    - [dyneema, 55000000000.0, 724.0, 0.00077]\n"

@@ -19,19 +19,6 @@
 
 
 
-static awe_spec *spec_new(void) {
-  awe_spec *s = calloc(1, sizeof(*s));
-  if (!s) return NULL;
-  s->pool = awe_pool_new();
-  if (!s->pool) {
-    free(s);
-    return NULL;
-  }
-  awe_settings_default(&s->settings);
-  awe_vsm_settings_default(&s->vsm);
-  return s;
-}
-
 
 /* Load a YAML file and keep it alive in the spec. from/what: the YAML value that named the file
  * and its key, so that a file that cannot be opened is reported at the line that asked for it. */
@@ -298,7 +285,7 @@ static void move_warnings(awe_spec *s, awe_diag *warn) {
 
 awe_spec *awe_spec_load(const char *path, int nset, const char *const *sets, awe_diag *warn,
                         awe_err *err) {
-  awe_spec *s = spec_new();
+  awe_spec *s = awe_spec_new();
   if (!s) {
     awe_err_set(err, AWE_ENOMEM, "out of memory");
     return NULL;
@@ -313,7 +300,7 @@ awe_spec *awe_spec_load(const char *path, int nset, const char *const *sets, awe
 
 
 awe_spec *awe_spec_load_model(const char *path, awe_diag *warn, awe_err *err) {
-  awe_spec *s = spec_new();
+  awe_spec *s = awe_spec_new();
   if (!s) {
     awe_err_set(err, AWE_ENOMEM, "out of memory");
     return NULL;
@@ -361,7 +348,7 @@ awe_spec *awe_spec_load_model(const char *path, awe_diag *warn, awe_err *err) {
 
 awe_spec *awe_spec_load_aero(const char *aero_path, const char *vsm_path, awe_diag *warn,
                              awe_err *err) {
-  awe_spec *s = spec_new();
+  awe_spec *s = awe_spec_new();
   if (!s) {
     awe_err_set(err, AWE_ENOMEM, "out of memory");
     return NULL;

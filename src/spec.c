@@ -4,10 +4,26 @@
 #include <stdlib.h>
 
 #include "pool.h"
+#include "settings.h"
+#include "vsm_settings.h"
 #include "yaml_doc.h"
 
 void *awe_spec_alloc(awe_spec *s, size_t n) { return awe_pool_alloc(s->pool, n); }
 const char *awe_spec_strdup(awe_spec *s, const char *str) { return awe_pool_strdup(s->pool, str); }
+
+
+awe_spec *awe_spec_new(void) {
+  awe_spec *s = calloc(1, sizeof(*s));
+  if (!s) return NULL;
+  s->pool = awe_pool_new();
+  if (!s->pool) {
+    free(s);
+    return NULL;
+  }
+  awe_settings_default(&s->settings);
+  awe_vsm_settings_default(&s->vsm);
+  return s;
+}
 
 
 void awe_spec_free(awe_spec *s) {

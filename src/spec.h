@@ -296,6 +296,9 @@ struct awe_spec {
 /* Pool allocation for spec data (zeroed). Returns NULL when out of memory. */
 void *awe_spec_alloc(awe_spec *s, size_t n);
 const char *awe_spec_strdup(awe_spec *s, const char *str);
+/* An empty spec with the settings and vsm_settings defaults (what every loader starts from);
+ * NULL when out of memory. */
+awe_spec *awe_spec_new(void);
 void awe_spec_free(awe_spec *s);
 
 const char *awe_point_type_name(awe_point_type t);

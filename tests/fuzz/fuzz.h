@@ -18,18 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A spec with the defaults, as awe_spec_load starts from. */
-static inline awe_spec *fuzz_spec_new(void) {
-  awe_spec *s = calloc(1, sizeof(*s));
-  if (!s) return NULL;
-  s->pool = awe_pool_new();
-  if (!s->pool) {
-    free(s);
-    return NULL;
-  }
-  awe_settings_default(&s->settings);
-  awe_vsm_settings_default(&s->vsm);
-  return s;
-}
+static inline awe_spec *fuzz_spec_new(void) { return awe_spec_new(); }
 
 /* Parse data as a YAML file named name, kept alive by the spec; NULL root when rejected. */
 static inline const awe_ynode *fuzz_parse(awe_spec *s, const uint8_t *data, size_t size,
