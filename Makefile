@@ -46,8 +46,10 @@ FUZZ_CFLAGS   = $(CSTD) $(filter-out -Wno-format-truncation,$(WARN)) \
                -DAWE_VERSION='"$(VERSION)"' -Isrc $(FUZZ_SAN)
 FUZZERS      := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-SRCS     := $(wildcard src/*.c)
-LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+# src/ is one folder per layer (src/README.md); every .c under it is part of the program
+SRC_DIRS := $(sort $(dir $(wildcard src/*/)))
+SRCS     := $(foreach d,$(SRC_DIRS),$(wildcard $(d)*.c))
+LIB_SRCS := $(filter-out src/cli/main.c,$(SRCS))
 TEST_SRCS := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/bench_*.c)
 
@@ -69,23 +71,29 @@ awesim: $(OBJS)
 build/awesim-asan: $(ASAN_OBJS)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(DEP_LIBS)
 
-build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
-	$(CC) $(ALL_CFLAGS) -MMD -c -o $@ $<
+# Header dependencies come from the compiler (-MMD -MP writes a .d beside each object and
+# binary); they are included at the end of this file.
+DEPFLAGS := -MMD -MP
 
-build/asan/%.o: src/%.c $(wildcard src/*.h) | build/asan
-	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
+build/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJS) | build/tests
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+build/asan/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -c -o $@ $<
 
-build/asan-tests/%: tests/%.c $(wildcard tests/*.h) $(ASAN_LIB_OBJS) | build/asan-tests
-	$(CC) $(ALL_CFLAGS) $(SAN) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
+build/tests/%: tests/%.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
 
-build/bench/%: bench/%.c $(LIB_OBJS) | build/bench
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+build/asan-tests/%: tests/%.c $(ASAN_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
 
-build/obj build/asan build/tests build/asan-tests build/bench:
-	mkdir -p $@
+build/bench/%: bench/%.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
 
 deps:
 	@tools/install-deps
@@ -122,18 +130,18 @@ clean:
 
 # ---- fuzzing: libFuzzer harnesses tests/fuzz/fuzz_*.c over the library built by clang with
 # fuzzer instrumentation and ASan+UBSan; `make test` runs a short smoke of each (fuzz_smoke.sh)
-build/fuzz-obj/%.o: src/%.c $(wildcard src/*.h) | build/fuzz-obj
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz-obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_OBJS) | build/fuzz
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(DEP_LIBS)
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(DEP_LIBS)
 
 .SECONDARY: $(FUZZ_OBJS)
-
-build/fuzz build/fuzz-obj:
-	mkdir -p $@
 
 fuzz: $(FUZZERS)
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
+         $(TESTS:=.d) $(ASAN_TESTS:=.d) $(BENCHES:=.d) $(FUZZERS:=.d)

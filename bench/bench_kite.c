@@ -38,9 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "aero_coupling.h"
-#include "integrate.h"
-#include "load.h"
+#include "engine/aero_coupling.h"
+#include "solve/integrate.h"
+#include "io/load.h"
 
 static double now(void) {
   struct timespec ts;

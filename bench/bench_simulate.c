@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "integrate.h"
-#include "load.h"
-#include "writer.h"
+#include "solve/integrate.h"
+#include "io/load.h"
+#include "output/writer.h"
 
 static double now(void) {
   struct timespec ts;

@@ -32,8 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "integrate.h"
-#include "load.h"
+#include "solve/integrate.h"
+#include "io/load.h"
 
 static double now(void) {
   struct timespec ts;

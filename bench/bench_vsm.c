@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vsm.h"
+#include "aero/vsm.h"
 
 static double now(void) {
   struct timespec ts;

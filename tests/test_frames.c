@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "harness.h"
-#include "kite_frames.h"
+#include "util/kite_frames.h"
 
 
 static void test_quat_90_about_z(void) {

@@ -29,8 +29,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "kite_frames.h"
-#include "vec3.h"
+#include "util/kite_frames.h"
+#include "util/vec3.h"
 #include "test_physics_util.h"
 
 #define TWO "scenarios/tests/two_kites.yaml"

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "integrate.h"
-#include "load.h"
+#include "solve/integrate.h"
+#include "io/load.h"
 
 typedef struct {
   awe_spec *s;

@@ -33,11 +33,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "aero_coupling.h"
-#include "atmosphere.h"
-#include "outputs.h"
+#include "engine/aero_coupling.h"
+#include "engine/atmosphere.h"
+#include "engine/outputs.h"
 #include "test_physics_util.h"
-#include "vsm.h"
+#include "aero/vsm.h"
 
 #define PARKED "scenarios/2plate_parked.yaml"
 

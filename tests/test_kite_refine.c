@@ -19,10 +19,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "aero_coupling.h"
-#include "point.h"
+#include "engine/aero_coupling.h"
+#include "engine/point.h"
 #include "test_physics_util.h"
-#include "vsm.h"
+#include "aero/vsm.h"
 
 static void test_sharing(void) {
   awe_spec *s = sp_load("scenarios/2plate_refine.yaml", (const char *[]){"run.duration=0.1", NULL});

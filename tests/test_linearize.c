@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "lin_output.h"
-#include "linearize.h"
-#include "load.h"
-#include "modal.h"
-#include "model.h"
+#include "output/lin_output.h"
+#include "analysis/linearize.h"
+#include "io/load.h"
+#include "analysis/modal.h"
+#include "model/model.h"
 
 typedef struct {
   awe_spec *spec;

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "linearize.h"
-#include "modal.h"
+#include "analysis/linearize.h"
+#include "analysis/modal.h"
 
 typedef struct {
   double I[3];

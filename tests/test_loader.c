@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "harness.h"
-#include "load.h"
-#include "model.h"
-#include "registry.h"
-#include "settings.h"
-#include "yaml_doc.h"
+#include "io/load.h"
+#include "model/model.h"
+#include "model/registry.h"
+#include "io/settings.h"
+#include "io/yaml_doc.h"
 
 
 static void test_yaml_positions(void) {

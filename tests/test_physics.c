@@ -6,7 +6,7 @@
  * @0689ba4), the small-angle pendulum period and energy conservation, the wind profile laws.
  * Every number comes from the simulation API (awe_sim_* outputs of the registry).
  */
-#include "atmosphere.h"
+#include "engine/atmosphere.h"
 #include "test_physics_util.h"
 
 #define G 9.81

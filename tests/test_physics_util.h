@@ -16,8 +16,8 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "integrate.h"
-#include "load.h"
+#include "solve/integrate.h"
+#include "io/load.h"
 
 /* Load a scenario with --set style overrides (NULL-terminated list or NULL). */
 static inline awe_spec *sp_load(const char *path, const char *const *sets) {

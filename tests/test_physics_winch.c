@@ -6,7 +6,7 @@
  * z = -sum l0 unit_k/(unit_k - m_cum g). Models in tests/models/winch_*.yaml, tether4.yaml.
  */
 #include "test_physics_util.h"
-#include "winch.h"
+#include "engine/winch.h"
 
 #define G 9.81
 

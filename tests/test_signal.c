@@ -1,6 +1,6 @@
 /* test_signal.c: scheduled input signals (input_signal.c): values and breakpoints, with numbers. */
 #include "harness.h"
-#include "input_signal.h"
+#include "model/input_signal.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

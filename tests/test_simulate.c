@@ -5,7 +5,7 @@
  * stops the drum; speed-controlled winch; rest-length input; non-finite state reported by
  * name; unknown stepper names; bit-identical reruns.
  */
-#include "steady.h"
+#include "solve/steady.h"
 #include "test_physics_util.h"
 
 #define G 9.81

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "harness.h"
-#include "linearize.h"
-#include "load.h"
-#include "step_metrics.h"
+#include "analysis/linearize.h"
+#include "io/load.h"
+#include "analysis/step_metrics.h"
 
 static double second_order(double t, double wn, double z) {
   double wd = wn * sqrt(1 - z * z);

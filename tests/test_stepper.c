@@ -14,10 +14,10 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_odeiv2.h>
 
-#include "jac_color.h"
-#include "solver_names.h"
-#include "sparse_lu.h"
-#include "step_trbdf2.h"
+#include "solve/jac_color.h"
+#include "io/solver_names.h"
+#include "solve/sparse_lu.h"
+#include "solve/step_trbdf2.h"
 #include "test_physics_util.h"
 
 /* ---- a mechanical-like sparse pattern: NB blocks (pos k, vel NB + k) in a chain, and a

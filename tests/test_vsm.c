@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "vsm.h"
-#include "vsm_filament.h"
+#include "aero/vsm.h"
+#include "aero/vsm_filament.h"
 #include "vsm_fastpath.h"
 
 static const double PI = 3.14159265358979323846;

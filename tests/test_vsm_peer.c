@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aero_wing.h"
+#include "model/aero_wing.h"
 #include "harness.h"
-#include "load.h"
-#include "vsm.h"
+#include "io/load.h"
+#include "aero/vsm.h"
 
 enum { MAXROWS = 64 };
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "vsm.h"
+#include "aero/vsm.h"
 #include "vsm_fastpath.h"
 
 static const double PI = 3.14159265358979323846;

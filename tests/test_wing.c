@@ -26,10 +26,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "kite_frames.h"
-#include "outputs.h"
+#include "util/kite_frames.h"
+#include "engine/outputs.h"
 #include "test_physics_util.h"
-#include "wing.h"
+#include "engine/wing.h"
 
 #define SCEN "scenarios/tests/rigid_bodies.yaml"
 

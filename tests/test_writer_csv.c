@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "writer.h"
+#include "output/writer.h"
 
 static void make_list(awe_varlist *l) {
   memset(l, 0, sizeof(*l));

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "writer.h"
+#include "output/writer.h"
 
 #define NROW_MAX 64
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "vsm_internal.h"
+#include "aero/vsm_internal.h"
 
 /* max |a - b| / max |b| (equal entries count as 0, also infinite ones) */
 static double fastpath_rel(const double *a, const double *b, size_t n) {

@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pool.h"
-#include "spec.h"
-#include "spec_load.h"
-#include "yaml_doc.h"
+#include "util/pool.h"
+#include "io/spec.h"
+#include "io/spec_load.h"
+#include "io/yaml_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

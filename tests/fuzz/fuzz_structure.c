@@ -1,7 +1,7 @@
 /* fuzz_structure.c: a structural geometry file, and the model built from it (name resolution,
  * generated tethers, masses, placement, validation). */
 #include "fuzz.h"
-#include "model.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   awe_spec *s = fuzz_spec_new();

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 static char dir[64];
 

@@ -1,0 +1,266 @@
+/* cli.c: shared command-line helpers: printing diagnostics, loading a model for a command. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/load.h"
+#include "io/yaml_doc.h"
+
+
+/* The one piece of global mutable state in awesim: a signal handler can only talk to the
+ * program through a volatile sig_atomic_t with static storage (C11 7.14.1.1). It holds the
+ * number of the signal received (SIGINT/SIGTERM), 0 until then; the library only reads it,
+ * through the pointer the commands pass down. */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+
+const volatile sig_atomic_t *awe_cli_catch_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  return &stop_signal;
+}
+
+
+int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop) {
+  if (err->code != AWE_EINTR) return awe_cli_fail(err);
+  int sig = stop ? (int)*stop : 0;
+  if (strncmp(err->msg, "interrupted", 11) == 0)
+    fprintf(stderr, "awesim: %s\n", err->msg);
+  else
+    fprintf(stderr, "awesim: interrupted by %s (%s)\n", awe_cli_signal_name(sig), err->msg);
+  return sig > 0 ? 128 + sig : awe_exit_code(AWE_EINTR);
+}
+
+
+const char *awe_cli_signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+
+awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err) {
+  struct stat sb;
+  if (!path || !*path) return awe_err_set(err, AWE_EIO, "empty output file name");
+  if (stat(path, &sb) == 0) {
+    if (S_ISDIR(sb.st_mode)) return awe_err_set(err, AWE_EIO, "%s: Is a directory", path);
+    if (access(path, W_OK) != 0)
+      return awe_err_set(err, AWE_EIO, "%s: cannot write: %s", path, strerror(errno));
+    return AWE_OK;
+  }
+  char dir[4096];
+  snprintf(dir, sizeof(dir), "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash) snprintf(dir, sizeof(dir), ".");
+  else if (slash == dir) dir[1] = 0;
+  else *slash = 0;
+  if (stat(dir, &sb) != 0 && mkdir_parent) mkdir(dir, 0777);
+  if (stat(dir, &sb) != 0)
+    return awe_err_set(err, AWE_EIO, "%s: cannot create: directory %s: %s", path, dir,
+                       strerror(errno));
+  if (!S_ISDIR(sb.st_mode))
+    return awe_err_set(err, AWE_EIO, "%s: cannot create: %s is not a directory", path, dir);
+  if (access(dir, W_OK | X_OK) != 0)
+    return awe_err_set(err, AWE_EIO, "%s: cannot create in %s: %s", path, dir, strerror(errno));
+  return AWE_OK;
+}
+
+
+void awe_cli_print_warnings(const awe_diag *d) {
+  if (!d) return;
+  for (int i = 0; i < d->n; i++) fprintf(stderr, "awesim: warning: %s\n", d->msg[i]);
+}
+
+
+int awe_cli_fail(const awe_err *err) {
+  fprintf(stderr, "awesim: error: %s\n", err->msg[0] ? err->msg : awe_strerror(err->code));
+  return awe_exit_code(err->code);
+}
+
+
+/* Is path a scenario (top-level 'awesim:' key) rather than a model file? */
+static int is_scenario(const char *path, awe_err *err, int *is) {
+  awe_ydoc *d = awe_ydoc_load_file(path, err);
+  if (!d) return -1;
+  /* model files are recognised by their keys; anything else is read (and judged) as a
+     scenario */
+  const awe_ynode *r = awe_ydoc_root(d);
+  *is = !(awe_ymap_get(r, "system") || awe_ymap_get(r, "points")) ||
+        awe_ymap_get(r, "awesim") != NULL;
+  awe_ydoc_free(d);
+  return 0;
+}
+
+
+int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec **spec,
+                 awe_model **model) {
+  awe_err err = {0};
+  awe_diag early = {0};
+  int scen = 1;
+  *spec = NULL;
+  *model = NULL;
+  if (is_scenario(path, &err, &scen)) return awe_cli_fail(&err);
+  awe_spec *s;
+  if (scen) {
+    s = awe_spec_load(path, nset, sets, &early, &err);
+  } else {
+    if (nset) {
+      fprintf(stderr, "awesim: error: --set needs a scenario file; %s is a model file\n", path);
+      return 2;
+    }
+    s = awe_spec_load_model(path, &early, &err);
+  }
+  if (!s) {
+    awe_cli_print_warnings(&early);
+    awe_diag_free(&early);
+    return awe_cli_fail(&err);
+  }
+  awe_diag_free(&early);
+  awe_model *m = awe_model_build(s, &s->warnings, &err);
+  awe_cli_print_warnings(&s->warnings);
+  if (!m) {
+    awe_spec_free(s);
+    return awe_cli_fail(&err);
+  }
+  *spec = s;
+  *model = m;
+  return 0;
+}
+
+
+char *awe_cli_command_line(int argc, char **argv) {
+  size_t n = 8;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = malloc(n);
+  if (!s) return NULL;
+  strcpy(s, "awesim");
+  for (int i = 0; i < argc; i++) {
+    strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  return s;
+}
+
+
+int awe_cli_parse_double(const char *cmd, const char *opt, const char *s, double *v) {
+  char *e;
+  *v = strtod(s, &e);
+  if (e == s || *e || !isfinite(*v)) {
+    fprintf(stderr, "awesim %s: %s: '%s' is not a number\n", cmd, opt, s);
+    return 2;
+  }
+  return 0;
+}
+
+
+/* the option of the table that argument a names, and its inline "=VALUE" (or NULL) */
+static const awe_cli_opt *find_opt(const awe_cli_opt *opts, int nopt, const char *a, const char **inl) {
+  for (int k = 0; k < nopt; k++) {
+    const char *names[2] = {opts[k].name, opts[k].alias};
+    for (int j = 0; j < 2; j++) {
+      const char *n = names[j];
+      if (!n) continue;
+      size_t len = strlen(n);
+      if (strncmp(a, n, len)) continue;
+      if (a[len] == '\0') {
+        *inl = NULL;
+        return &opts[k];
+      }
+      if (a[len] == '=' && opts[k].kind != AWE_CLI_FLAG) {
+        *inl = a + len + 1;
+        return &opts[k];
+      }
+    }
+  }
+  return NULL;
+}
+
+
+int awe_cli_parse(const char *cmd, int argc, char **argv, const awe_cli_opt *opts, int nopt,
+                  const char *noun, const char **positional, const char *usage) {
+  *positional = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return -1;
+    }
+    if (a[0] != '-' || !a[1]) {
+      if (*positional) {
+        fprintf(stderr, "awesim %s: more than one %s ('%s', '%s')\n", cmd, noun, *positional, a);
+        return 2;
+      }
+      *positional = a;
+      continue;
+    }
+    const awe_cli_opt *o = find_opt(opts, nopt, a, &val);
+    if (!o) {
+      fprintf(stderr, "awesim %s: unknown option '%s'\n%s", cmd, a, usage);
+      return 2;
+    }
+    switch (o->kind) {
+      case AWE_CLI_FLAG:
+        *(int *)o->dest = 1;
+        continue;
+      case AWE_CLI_FLAG_STR:
+        *(int *)o->dest = 1;
+        if (val) *(const char **)o->dest2 = val;
+        continue;
+      default:
+        break;
+    }
+    if (!val) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "awesim %s: option '%s' needs a value\n", cmd, a);
+        return 2;
+      }
+      val = argv[++i];
+    }
+    if (o->kind == AWE_CLI_STR) {
+      *(const char **)o->dest = val;
+    } else if (o->kind == AWE_CLI_LIST) {
+      ((const char **)o->dest)[(*(int *)o->dest2)++] = val;
+    } else {
+      if (awe_cli_parse_double(cmd, o->name, val, (double *)o->dest)) return 2;
+      if (o->dest2) *(int *)o->dest2 = 1;
+    }
+  }
+  if (!*positional) {
+    fprintf(stderr, "awesim %s: no %s given\n%s", cmd, noun, usage);
+    return 2;
+  }
+  return 0;
+}
+
+
+awe_status awe_cli_operating_point(awe_sim *sim, double at, int keep_torque, int quiet,
+                                   awe_op *op, awe_err *err) {
+  AWE_TRY(awe_op_find(sim, at, keep_torque ? 0u : AWE_OP_HOLD_TORQUE, op, err));
+  awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
+  if (!quiet && op->nheld)
+    fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "
+                    "keeps the scenario's)\n", op->nheld, op->nheld == 1 ? "" : "s");
+  return AWE_OK;
+}
+
+
+int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin_chan **yc,
+                    int *ny, awe_err *err) {
+  if (patterns) return awe_lin_select(&m->reg.output, patterns, 0, yc, ny, err) ? 2 : 0;
+  int fb = 0;
+  if (awe_lin_default_outputs(m, yc, ny, &fb, err)) return 1;
+  if (fb && !quiet)
+    fprintf(stderr, "awesim: note: the model has no wing, tether or winch: outputs are the "
+                    "positions of its moving points (--outputs selects others)\n");
+  return 0;
+}

@@ -1,0 +1,422 @@
+/* cmd_simulate.c: `awesim simulate` — load, build, integrate, log to HDF5 and/or CSV.
+ *
+ * Life cycle per log step (integrate.h): initialize -> pre-calculate -> integrate ->
+ * post-calculate -> complete (this file writes the row). The simulation itself lives in the
+ * library (awe_sim_*); this file owns the command line, the writers, progress, the summary and
+ * the signals.
+ *
+ * Exit status: 0 complete; 1 the run failed (non-finite state, stepper failure, steady state,
+ * a limit of guard.h: step size, run.max_steps, run.max_wall_time, a diverged state); 2 usage;
+ * 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the HDF5 file was
+ * closed with status "interrupted"). A log that did not complete records the phase the run
+ * stopped in (root attribute `phase`: start, settling, simulation).
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/aero_coupling.h"
+#include "cli/cli.h"
+#include "control/controller.h"
+#include "solve/integrate.h"
+#include "solve/steady.h"
+#include "output/writer.h"
+
+static const char simulate_usage[] =
+    "usage: awesim simulate [OPTIONS] SCENARIO\n"
+    "\n"
+    "Simulate a scenario (model, settings, run options, scheduled inputs) and log every output\n"
+    "channel at each log step (run.dt) to an HDF5 file and/or CSV on stdout.\n"
+    "\n"
+    "  -o FILE               write the HDF5 log to FILE (overrides output.hdf5)\n"
+    "  --no-hdf5             do not write the HDF5 log named in the scenario\n"
+    "  --csv[=PATTERNS]      CSV on stdout: all channels, or those matching the comma-separated\n"
+    "                        globs, e.g. --csv='time,winches.*.force,points.kcu.pos.z'\n"
+    "  --set KEY.PATH=VALUE  override a scenario key (repeatable), e.g. --set run.duration=20\n"
+    "  --summary-json FILE   write the run summary as JSON to FILE\n"
+    "  -q, --quiet           no progress, summary or warnings (errors only)\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "Channels are named GROUP.NAME.VAR[.x|.y|.z] (GROUP = points, segments, tethers, winches,\n"
+    "pulleys) with the unit in brackets in the CSV header. A progress line is shown when stderr\n"
+    "is a terminal; a one-line summary always ends the run (unless -q).\n"
+    "Exit status: 0 complete, 1 the simulation failed, 2 usage, 65 invalid input, 66 missing\n"
+    "input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+
+typedef struct {
+  const char *scenario, *out, *csv, *json;
+  int want_csv, quiet, nset, no_hdf5;
+  const char **sets;
+} options;
+
+
+static int parse_args(int argc, char **argv, options *o) {
+  memset(o, 0, sizeof(*o));
+  o->sets = calloc((size_t)argc + 1, sizeof(char *));
+  if (!o->sets) return 70;
+  const awe_cli_opt opts[] = {
+      {"--quiet", "-q", AWE_CLI_FLAG, &o->quiet, NULL},
+      {"--no-hdf5", NULL, AWE_CLI_FLAG, &o->no_hdf5, NULL},
+      {"--csv", NULL, AWE_CLI_FLAG_STR, &o->want_csv, &o->csv},
+      {"--output", "-o", AWE_CLI_STR, &o->out, NULL},
+      {"--summary-json", NULL, AWE_CLI_STR, &o->json, NULL},
+      {"--set", NULL, AWE_CLI_LIST, o->sets, &o->nset},
+  };
+  return awe_cli_parse("simulate", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
+                       &o->scenario, simulate_usage);
+}
+
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+/* the writers, kept in one place */
+typedef struct {
+  awe_h5 *h5;
+  awe_csv *csv;
+  int csv_closed;  /* the reader of stdout went away */
+} sinks;
+
+
+static awe_status sinks_open(sinks *k, const options *o, const awe_spec *spec,
+                             const awe_model *m, const char *solver, const char *cmdline,
+                             awe_err *err) {
+  memset(k, 0, sizeof(*k));
+  const char *h5path = o->out ? o->out : o->no_hdf5 ? NULL : spec->scenario.hdf5;
+  if (h5path) {
+    /* create the output directory (one level, like the scenarios' out/) when missing */
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", h5path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+      *slash = 0;
+      struct stat sb;
+      if (stat(dir, &sb) != 0) mkdir(dir, 0777);
+    }
+    awe_h5_info info = {.solver = solver, .command_line = cmdline,
+                        .scenario = spec->scenario_text};
+    k->h5 = awe_h5_open(h5path, &m->reg.output, &info, err);
+    if (!k->h5) return err->code ? err->code : AWE_EIO;
+  }
+  const char *pat = o->csv ? o->csv : spec->scenario.csv;
+  if (o->want_csv || spec->scenario.csv) {
+    /* stdout to a pipe or file is fully buffered by the C library already */
+    int rc = awe_csv_open(&k->csv, stdout, &m->reg.output, pat, err);
+    if (rc == AWE_WRITER_EPIPE) k->csv_closed = 1;
+    else if (rc) return (awe_status)rc;
+  }
+  return AWE_OK;
+}
+
+
+/* write one row; returns AWE_OK or an error (a closed CSV pipe is not one) */
+static awe_status sinks_row(sinks *k, double t, const double *y, awe_err *err) {
+  awe_status st = awe_h5_write_row(k->h5, t, y, err);
+  if (st) return st;
+  if (k->csv && !k->csv_closed) {
+    int rc = awe_csv_write_row(k->csv, t, y, err);
+    if (rc == AWE_WRITER_EPIPE) k->csv_closed = 1;
+    else if (rc) return (awe_status)rc;
+  }
+  return AWE_OK;
+}
+
+
+static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_stats *st,
+                        const awe_aero_stats *as, awe_err *err) {
+  if (k->csv) {
+    awe_err e2 = {0};
+    awe_csv_close(k->csv, &e2);
+    k->csv = NULL;
+  }
+
+  if (k->h5) {
+    /* deterministic numbers only (no wall time): identical runs give identical files */
+    awe_h5_set_attr_int(k->h5, "steps", (long long)st->steps, err);
+    awe_h5_set_attr_int(k->h5, "rejected_steps", (long long)st->rejected, err);
+    awe_h5_set_attr_int(k->h5, "rhs_calls", (long long)st->rhs, err);
+    awe_h5_set_attr_int(k->h5, "jacobian_calls", (long long)st->jac, err);
+    if (as) {
+      awe_h5_set_attr_int(k->h5, "vsm_refreshes", (long long)as->refreshes, err);
+      awe_h5_set_attr_int(k->h5, "vsm_failures", (long long)as->failures, err);
+      awe_h5_set_attr_int(k->h5, "vsm_low_wind", (long long)as->low_wind, err);
+      awe_h5_set_attr_int(k->h5, "vsm_reversed_flow", (long long)as->reversed, err);
+      awe_h5_set_attr_int(k->h5, "vsm_solves", (long long)as->solves, err);
+    }
+    awe_h5_close(k->h5, rs, msg, err);
+    k->h5 = NULL;
+  }
+}
+
+
+static void json_str(FILE *f, const char *str) {
+  fputc('"', f);
+  for (const char *c = str; c && *c; c++) {
+    if (*c == '"' || *c == '\\') fputc('\\', f);
+    fputc((unsigned char)*c >= 0x20 ? *c : ' ', f);
+  }
+  fputc('"', f);
+}
+
+
+/* one JSON record: the run and the final value of every logged output */
+static void write_json(const char *path, const options *o, const char *status, int code,
+                       double wall, long rows, const char *solver, const awe_sim *sim,
+                       const char *error) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "awesim: warning: cannot write %s: %s\n", path, strerror(errno));
+    return;
+  }
+  const awe_stats *st = &sim->w->stats;
+  fputs("{\"scenario\": ", f);
+  json_str(f, o->scenario);
+  fputs(", \"overrides\": [", f);
+  for (int i = 0; i < o->nset; i++) {
+    if (i) fputs(", ", f);
+    json_str(f, o->sets[i]);
+  }
+  fprintf(f, "], \"status\": \"%s\", \"exit_code\": %d, \"t_end\": %.9g, \"wall_time\": %.6g, ",
+          status, code, sim->t, wall);
+  fprintf(f, "\"realtime_factor\": %.6g, \"rows\": %ld, \"solver\": \"%s\", ",
+          wall > 0 ? sim->t / wall : 0.0, rows, solver);
+  fprintf(f, "\"steps\": %lu, \"rejected_steps\": %lu, \"rhs_calls\": %lu, \"jacobian_calls\": %lu",
+          st->steps, st->rejected, st->rhs, st->jac);
+  if (sim->w->aero) {
+    awe_aero_stats as = awe_aero_get_stats(sim->w);
+    fprintf(f, ", \"vsm_refreshes\": %lu, \"vsm_failures\": %lu, \"vsm_low_wind\": %lu, "
+               "\"vsm_reversed_flow\": %lu, \"vsm_solves\": %lu",
+            as.refreshes, as.failures, as.low_wind, as.reversed, as.solves);
+  }
+  if (strcmp(status, "complete") != 0) {
+    fputs(", \"phase\": ", f);
+    json_str(f, sim->guard.phase);
+  }
+  if (sim->steady_residual == sim->steady_residual)
+    fprintf(f, ", \"steady_state_residual\": %.6g", sim->steady_residual);
+  if (sim->m->nwinch > 0) {
+    /* winch energy since t = 0, summed over the winches (outputs.c), and its mean power */
+    double e = 0.0;
+    for (int i = 0; i < sim->m->nwinch; i++) e += sim->w->winch_energy[i];
+    fprintf(f, ", \"energy\": %.9g, \"mean_power\": %.9g", e, sim->t > 0 ? e / sim->t : 0.0);
+  }
+  if (sim->ctrl) {
+    int cyc;
+    double e, tc, pk;
+    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+    if (pk > 0.0)
+      fprintf(f, ", \"pumping\": {\"cycles\": %d, \"energy_per_cycle\": %.9g, "
+                 "\"mean_cycle_power\": %.9g, \"peak_force\": %.9g}",
+              cyc, cyc ? e / cyc : 0.0, tc > 0 ? e / tc : 0.0, pk);
+  }
+  if (error) {
+    fputs(", \"error\": ", f);
+    json_str(f, error);
+  }
+  /* final values (NaN/inf are not JSON: null) */
+  fputs(", \"final\": {", f);
+  const awe_varlist *l = &sim->m->reg.output;
+  int first = 1;
+  for (int k = 0; k < l->n; k++) {
+    if (!(l->v[k].flags & AWE_VF_LOG)) continue;
+    for (int j = 0; j < l->v[k].dim; j++) {
+      char name[512];
+      double v = sim->yout[l->v[k].offset + j];
+      awe_var_scalar_name(&l->v[k], j, name, sizeof(name));
+      fprintf(f, first ? "" : ", ");
+      first = 0;
+      json_str(f, name);
+      if (isfinite(v)) fprintf(f, ": %.9g", v);
+      else fputs(": null", f);
+    }
+  }
+  fputs("}}\n", f);
+  fclose(f);
+}
+
+
+int awe_cmd_simulate(int argc, char **argv) {
+  options o;
+  int rc = parse_args(argc, argv, &o);
+  if (rc) {
+    free(o.sets);
+    return rc < 0 ? 0 : rc;
+  }
+  awe_spec *spec = NULL;
+  awe_model *m = NULL;
+  rc = awe_cli_load(o.scenario, o.nset, o.sets, &spec, &m);
+  if (rc) {
+    free(o.sets);
+    return rc;
+  }
+
+  awe_err err = {0};
+  awe_sim *sim = NULL;
+  sinks k = {0};
+  char *cmdline = awe_cli_command_line(argc, argv);
+  int tty = isatty(STDERR_FILENO) && !o.quiet;
+  double wall0 = wall_now();
+  long rows = 0;
+  const char *status = "complete";
+  awe_run_status rs = AWE_RUN_COMPLETE;
+
+  /* signals: every loop of the run polls the flag (guard.h); a closed stdout pipe is reported
+   * by the CSV writer */
+  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
+  signal(SIGPIPE, SIG_IGN);
+
+  sim = awe_sim_alloc(m, NULL, &err);
+  if (!sim) goto fail_setup;
+  awe_sim_set_stop(sim, stop);
+  const char *solver = awe_integrator_name(sim->it);
+  /* every output is checked before the run, which may be long */
+  if (o.json && awe_cli_check_output(o.json, 0, &err)) goto fail_setup;
+  if (sinks_open(&k, &o, spec, m, solver, cmdline, &err)) goto fail_setup;
+
+  /* initialize (and settle when run.steady_state) */
+  if (awe_sim_start(sim, &err)) goto fail_run;
+  if (m->opt.steady_state && !o.quiet) {
+    fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
+            sim->steady_residual, sim->steady_acc,
+            m->nwing ? "; winches braked, wings free only radially" : "");
+    /* the issue's and SymbolicAWEModels' notion of settled: accelerations below 1e-3 g */
+    if (!(sim->steady_acc < AWE_STEADY_ACC_OK))
+      fprintf(stderr,
+              "awesim: warning: the steady state was not reached (max |acc| %.3g m/s^2 > %.3g "
+              "after %g s of settling): the run starts with a transient; run.steady_state_time "
+              "settles longer\n",
+              sim->steady_acc, AWE_STEADY_ACC_OK,
+              m->opt.steady_state_time > 0.0 ? m->opt.steady_state_time : 2.0);
+  }
+  if (k.h5 && m->opt.steady_state) {
+    awe_h5_set_attr_double(k.h5, "steady_state_residual", sim->steady_residual, &err);
+    awe_h5_set_attr_double(k.h5, "steady_state_acc", sim->steady_acc, &err);
+  }
+  if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
+  rows++;
+
+  long nsteps = awe_sim_log_steps(m);
+  double last_progress = wall0;
+  for (long step = 1; step <= nsteps; step++) {
+    if (*stop) break;
+    if (k.csv_closed && !k.h5) break; /* nobody is listening any more */
+    if (awe_sim_step(sim, awe_sim_log_time(m, step), &err)) goto fail_run;
+    if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
+    rows++;
+    if (tty) {
+      double now = wall_now();
+      if (now - last_progress > 0.2) {
+        last_progress = now;
+        fprintf(stderr, "\r  t = %.6g / %.6g s  %.0fx real time ", sim->t, m->opt.duration,
+                sim->t / (now - wall0));
+      }
+    }
+  }
+  if (*stop) {
+    status = "interrupted";
+    rs = AWE_RUN_INTERRUPTED;
+    rc = 128 + (int)*stop;
+  } else if (awe_sim_finish(sim, &err)) {
+    /* an external controller that fails to exit cleanly fails the run (rows are kept) */
+    status = "failed";
+    rs = AWE_RUN_FAILED;
+    rc = awe_exit_code(err.code);
+  }
+  goto done;
+
+fail_run:
+  if (err.code == AWE_EINTR) {
+    status = "interrupted";
+    rs = AWE_RUN_INTERRUPTED;
+    rc = 128 + (int)*stop;
+  } else {
+    status = "failed";
+    rs = AWE_RUN_FAILED;
+    rc = awe_exit_code(err.code);
+  }
+  goto done;
+
+fail_io:
+  status = "failed";
+  rs = AWE_RUN_FAILED;
+  rc = awe_exit_code(err.code);
+  goto done;
+
+fail_setup:
+  free(o.sets);
+  rc = awe_cli_fail(&err);
+  sinks_close(&k, AWE_RUN_FAILED, err.msg, sim ? &sim->w->stats : &(awe_stats){0}, NULL, &err);
+  awe_sim_free(sim);
+  free(cmdline);
+  awe_model_free(m);
+  awe_spec_free(spec);
+  return rc;
+
+done:;
+  double wall = wall_now() - wall0;
+  if (tty) fputs("\r\033[K", stderr);
+  const awe_stats *stt = &sim->w->stats;
+  char msg[sizeof(err.msg)];
+  snprintf(msg, sizeof(msg), "%s", err.msg);
+  if (rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
+  if (rs == AWE_RUN_INTERRUPTED)
+    fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
+            awe_cli_signal_name((int)*stop), sim->t, awe_guard_phase_text(sim->guard.phase));
+  awe_err cerr = {0};
+  /* where an unfinished run stopped: start, settling or simulation */
+  if (rs != AWE_RUN_COMPLETE) awe_h5_set_attr_str(k.h5, "phase", sim->guard.phase, &cerr);
+  awe_aero_stats ast = awe_aero_get_stats(sim->w);
+  sinks_close(&k, rs, rs == AWE_RUN_FAILED ? msg : NULL, stt, sim->w->aero ? &ast : NULL, &cerr);
+  if (cerr.code) {
+    fprintf(stderr, "awesim: error: %s\n", cerr.msg);
+    if (!rc) rc = awe_exit_code(cerr.code);
+  }
+  if (!o.quiet) {
+    const awe_work *w = sim->w;
+    if (w->warn[AWE_WARN_QS_NOCONV].count || w->warn[AWE_WARN_QS_SINGULAR].count)
+      fprintf(stderr,
+              "awesim: warning: quasi-static solve failed %lu times (first at t = %.6g s); "
+              "the steps were retried\n",
+              w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count,
+              w->warn[AWE_WARN_QS_NOCONV].count ? w->warn[AWE_WARN_QS_NOCONV].t
+                                                  : w->warn[AWE_WARN_QS_SINGULAR].t);
+    if (ast.failures)
+      fprintf(stderr,
+              "awesim: warning: %lu VSM refreshes failed (first at t = %.6g s); the wings kept "
+              "their previous aerodynamic model\n", ast.failures, ast.t_fail);
+    fprintf(stderr,
+            "awesim: %s: simulated %.6g s in %.3g s (%.0fx real time); steps %lu (rejected "
+            "%lu), rhs %lu, jacobian %lu; %s",
+            status, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, stt->steps, stt->rejected,
+            stt->rhs, stt->jac, solver);
+    if (sim->w->aero)
+      fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
+              ast.refreshes, ast.failures, ast.low_wind, ast.reversed);
+    fputc('\n', stderr);
+    int cyc;
+    double e, tc, pk;
+    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+    if (pk > 0.0)
+      fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
+              "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
+              tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
+  }
+  if (o.json) write_json(o.json, &o, status, rc, wall, rows, solver, sim,
+                         rs == AWE_RUN_FAILED ? msg : NULL);
+  free(o.sets);
+  awe_sim_free(sim);
+  free(cmdline);
+  awe_model_free(m);
+  awe_spec_free(spec);
+  return rc;
+}

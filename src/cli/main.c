@@ -1,0 +1,68 @@
+/* main.c: `awesim COMMAND ...` — dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "cli/cli.h"
+#include "util/status.h"
+
+typedef struct {
+  const char *name;
+  awe_cmd_fn fn;
+  const char *help;
+} command;
+
+static const command commands[] = {
+    {"check", awe_cmd_check, "load and validate a scenario or model, print a summary"},
+    {"simulate", awe_cmd_simulate, "run a scenario, log to HDF5 and/or CSV"},
+    {"linearize", awe_cmd_linearize, "linear model A, B, C, D about an operating point, modes"},
+    {"step-response", awe_cmd_step_response, "step response from an operating point, metrics"},
+    {"polar", awe_cmd_polar, "wing polar (CL, CD, CS, CM vs alpha) from the VSM solver"},
+    {"sweep", awe_cmd_sweep, "expand a sweep grid into runs (plan.tsv, sweep.sh); merge results"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: awesim [--version] [--help] COMMAND [ARGS]\n"
+          "\n"
+          "awesim simulates airborne wind energy systems (kites, tethers, winches, pulleys)\n"
+          "from SymbolicAWEModels.jl model files.\n"
+          "\n"
+          "commands:\n");
+  for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+    fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
+  fprintf(f, "\n'awesim COMMAND --help' describes a command; see also awesim(1).\n");
+}
+
+
+int main(int argc, char **argv) {
+  /* GSL's default handler aborts; every GSL call's status is checked instead */
+  gsl_set_error_handler_off();
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+    printf("awesim %s\n", AWE_VERSION);
+    return 0;
+  }
+  const char *names[16];
+  int n = (int)(sizeof(commands) / sizeof(*commands));
+  for (int i = 0; i < n; i++) {
+    names[i] = commands[i].name;
+    if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+  }
+  const char *best = awe_closest(cmd, names, n);
+  if (best)
+    fprintf(stderr, "awesim: unknown command '%s' (did you mean '%s'?)\n", cmd, best);
+  else
+    fprintf(stderr, "awesim: unknown command '%s'\n", cmd);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,698 @@
+/* aero_coupling.c: frozen VSM models of the wings, refreshed in pre-calculate.
+ *
+ * Equations and sources: see aero_coupling.h (physics.md §8).
+ */
+#include "engine/aero_coupling.h"
+#include "util/vec3.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/atmosphere.h"
+#include "aero/vsm.h"
+
+typedef struct {
+  awe_vsm_wing *vsm;        /* NULL: no aerodynamics */
+  awe_aero_mode mode;       /* effective mode (particle wings: DIRECT) */
+  int rigid;
+  int nsec, ny;             /* sections, inputs 6 + nsec */
+  int *sec_group;           /* [nsec] rigid: group of each section, -1 */
+  int *sec_le, *sec_te;     /* [nsec] particle: LE/TE point of each section */
+  double *sec_span;         /* [nsec] particle: span coordinate of the CAD sections (body y) */
+  awe_vsm_section *sec;     /* [nsec] scratch */
+  double *theta;            /* [nsec] scratch */
+  /* frozen model */
+  int valid;
+  double area0;             /* projected area of the VSM geometry [m^2] */
+  double area, rho_vsm, lref;  /* reference area [m^2], VSM density, half span [m] */
+  double rmax, cref;        /* farthest section point from the origin, reference chord [m] */
+  double *y0;               /* [ny] */
+  double *C0, *JC;          /* [ny], [ny * ny] linearized coefficients */
+  double *x0, *J;           /* [ny], [ny * ny] scratch of the linearization */
+  double F_b[3], M_b[3];    /* direct: frozen loads */
+  double *M_sec;            /* [nsec] direct: frozen section moments */
+  double *dy;               /* [ny] scratch of the right-hand side */
+  int npan;                 /* particle: panels */
+  int *pan_k;               /* [npan] particle: the panel lies between sections k and k+1 */
+  double *pan_sc;           /* [2 npan] particle: its (s, c) in that patch (warm start) */
+} aero_wing;
+
+struct awe_aero {
+  int nwing;
+  aero_wing *wing;
+  double *point_f_b;        /* [3 np] frozen body-frame point forces of particle wings */
+  double *dydt;             /* [nx] scratch for the refresh's rhs evaluation */
+  awe_aero_stats st;
+};
+
+
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+
+void awe_aero_free(struct awe_aero *a) {
+  if (!a) return;
+  for (int j = 0; j < a->nwing; j++) {
+    aero_wing *x = &a->wing[j];
+    awe_vsm_wing_free(x->vsm);
+    free(x->sec_group);
+    free(x->sec_le);
+    free(x->sec_te);
+    free(x->sec_span);
+    free(x->sec);
+    free(x->theta);
+    free(x->y0);
+    free(x->C0);
+    free(x->JC);
+    free(x->x0);
+    free(x->J);
+    free(x->M_sec);
+    free(x->dy);
+    free(x->pan_k);
+    free(x->pan_sc);
+  }
+  free(a->wing);
+  free(a->point_f_b);
+  free(a->dydt);
+  free(a);
+}
+
+
+/* the WING points of wing j in order (those that are WING type) */
+static int wing_points(const awe_model *m, int j, int *out) {
+  int n = 0;
+  for (int k = 0; k < m->wing_point_num[j]; k++) {
+    int p = m->wing_points[m->wing_point_adr[j] + k];
+    if (m->point_type[p] == AWE_PT_WING && m->point_wing[p] == j) out[n++] = p;
+  }
+  return n;
+}
+
+
+/* bilinear coordinates (s, c) of point P in the patch L0 T0 L1 T1 (Gauss-Newton) */
+static void patch_coords(const double L0[3], const double T0[3], const double L1[3],
+                         const double T1[3], const double P[3], double *s, double *c) {
+  double ss = *s, cc = *c;
+  for (int it = 0; it < 8; it++) {
+    double Q[3], ds[3], dc[3], r[3];
+    for (int i = 0; i < 3; i++) {
+      double a0 = L0[i] + cc * (T0[i] - L0[i]), a1 = L1[i] + cc * (T1[i] - L1[i]);
+      Q[i] = a0 + ss * (a1 - a0);
+      ds[i] = a1 - a0;
+      dc[i] = (1.0 - ss) * (T0[i] - L0[i]) + ss * (T1[i] - L1[i]);
+      r[i] = P[i] - Q[i];
+    }
+    double a = awe_v3_dot(ds, ds), b = awe_v3_dot(ds, dc), d = awe_v3_dot(dc, dc);
+    double e = awe_v3_dot(ds, r), f = awe_v3_dot(dc, r), det = a * d - b * b;
+    if (!(fabs(det) > 1e-30)) break;
+    double dss = (d * e - b * f) / det, dcc = (a * f - b * e) / det;
+    ss += dss;
+    cc += dcc;
+    if (fabs(dss) + fabs(dcc) < 1e-12) break;
+  }
+  *s = ss;
+  *c = cc;
+}
+
+
+/* particle wing: the patch (sections k, k+1) of every panel, from the initial geometry */
+static awe_status map_panels(aero_wing *x) {
+  awe_vsm_geometry g;
+  awe_vsm_wing_geometry(x->vsm, &g);
+  x->npan = g.n_panels;
+  x->pan_k = malloc(sizeof(int) * (size_t)g.n_panels);
+  x->pan_sc = malloc(sizeof(double) * 2 * (size_t)g.n_panels);
+  if (!x->pan_k || !x->pan_sc) return AWE_ENOMEM;
+  for (int i = 0; i < g.n_panels; i++) {
+    const double *ac = g.aero_center + 3 * i;
+    double best = INFINITY;
+    x->pan_k[i] = 0;
+    x->pan_sc[2 * i] = 0.5;
+    x->pan_sc[2 * i + 1] = 0.25;
+    for (int k = 0; k + 1 < x->nsec; k++) {
+      double s = 0.5, c = 0.25, P[3];
+      const awe_vsm_section *a = &x->sec[k], *b = &x->sec[k + 1];
+      patch_coords(a->le, a->te, b->le, b->te, ac, &s, &c);
+      double sc = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+      for (int q = 0; q < 3; q++) {
+        double a0 = a->le[q] + c * (a->te[q] - a->le[q]), a1 = b->le[q] + c * (b->te[q] - b->le[q]);
+        P[q] = a0 + sc * (a1 - a0) - ac[q];
+      }
+      double d = awe_v3_norm(P) + fabs(s - sc);
+      if (d < best) {
+        best = d;
+        x->pan_k[i] = k;
+        x->pan_sc[2 * i] = s;
+        x->pan_sc[2 * i + 1] = c;
+      }
+    }
+  }
+  return AWE_OK;
+}
+
+
+static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_wing *x,
+                             awe_err *err) {
+  int ns = m->nsection, ny = 6 + ns;
+  const awe_wing_geom *G = &w->wg[j];
+  x->rigid = m->wing_type[j] == AWE_WING_RIGID;
+  x->mode = m->wing_aero_mode[j];
+  if (!x->rigid && x->mode == AWE_AERO_LINEARIZED) x->mode = AWE_AERO_DIRECT;
+  x->nsec = ns;
+  x->ny = ny;
+  x->sec_group = malloc(sizeof(int) * (size_t)ns);
+  x->sec_le = malloc(sizeof(int) * (size_t)ns);
+  x->sec_te = malloc(sizeof(int) * (size_t)ns);
+  x->sec_span = malloc(sizeof(double) * (size_t)ns);
+  x->sec = calloc((size_t)ns, sizeof(awe_vsm_section));
+  x->theta = calloc((size_t)ns, sizeof(double));
+  x->y0 = calloc((size_t)ny, sizeof(double));
+  x->C0 = calloc((size_t)ny, sizeof(double));
+  x->JC = calloc((size_t)ny * (size_t)ny, sizeof(double));
+  x->x0 = calloc((size_t)ny, sizeof(double));
+  x->J = calloc((size_t)ny * (size_t)ny, sizeof(double));
+  x->M_sec = calloc((size_t)ns, sizeof(double));
+  x->dy = calloc((size_t)ny, sizeof(double));
+  int *pts = malloc(sizeof(int) * ((size_t)m->npoint + 1));
+  if (!x->sec_group || !x->sec_le || !x->sec_te || !x->sec_span || !x->sec || !x->theta ||
+      !x->y0 || !x->C0 || !x->JC || !x->x0 || !x->J || !x->M_sec || !x->dy || !pts) {
+    free(pts);
+    return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
+  }
+  /* sections in the body frame of the CAD geometry */
+  for (int k = 0; k < ns; k++) {
+    double d[3];
+    awe_v3_sub(d, m->section_le + 3 * k, G->origin_cad);
+    awe_mat3_tvec(G->R_bc, d, x->sec[k].le);
+    awe_v3_sub(d, m->section_te + 3 * k, G->origin_cad);
+    awe_mat3_tvec(G->R_bc, d, x->sec[k].te);
+    if (x->rigid) {
+      x->sec[k].le[2] += m->wing_aero_z_offset[j];
+      x->sec[k].te[2] += m->wing_aero_z_offset[j];
+    }
+    x->sec[k].airfoil = m->section_airfoil[k];
+    x->sec_span[k] = x->sec[k].le[1];
+    x->sec_group[k] = x->sec_le[k] = x->sec_te[k] = -1;
+  }
+  int np = wing_points(m, j, pts);
+  if (x->rigid) {
+    /* section k belongs to the group whose LE point is nearest its LE (within 10 % chord) */
+    for (int k = 0; k < ns; k++) {
+      double c[3], best = INFINITY;
+      awe_v3_sub(c, x->sec[k].te, x->sec[k].le);
+      double tol = 0.1 * awe_v3_norm(c);
+      for (int q = 0; q < m->wing_group_num[j]; q++) {
+        int g = m->wing_groups[m->wing_group_adr[j] + q];
+        if (m->group_point_num[g] < 1) continue;
+        double d[3];
+        awe_v3_sub(d, w->gg[g].le_b, x->sec[k].le);
+        double dist = awe_v3_norm(d);
+        if (dist < best && dist <= tol + fabs(m->wing_aero_z_offset[j])) {
+          best = dist;
+          x->sec_group[k] = g;
+        }
+      }
+    }
+  } else {
+    if (np != 2 * ns) {
+      free(pts);
+      return awe_err_set(err, AWE_EINVAL,
+                         "wing '%s': %d WING points but the aero geometry has %d sections (a "
+                         "PARTICLE_DYNAMICS wing needs one LE/TE point pair per section)",
+                         m->wing_name[j], np, ns);
+    }
+    for (int k = 0; k < ns; k++) {
+      x->sec_le[k] = pts[2 * k];
+      x->sec_te[k] = pts[2 * k + 1];
+    }
+  }
+  free(pts);
+  awe_vsm_settings s = m->vsm;
+  s.solver = AWE_VSM_SOLVER_NEWTON;
+  s.use_gamma_prev = 1;
+  if (s.max_iterations > AWE_AERO_MAX_LOOP) s.max_iterations = AWE_AERO_MAX_LOOP;
+  char msg[512] = "";
+  x->vsm = awe_vsm_wing_alloc(x->sec, ns, m->airfoils, m->nairfoil, &s, msg, sizeof(msg));
+  if (!x->vsm)
+    return awe_err_set(err, AWE_EINVAL, "wing '%s': aero geometry: %s", m->wing_name[j],
+                       msg[0] ? msg : "cannot build the VSM wing");
+  if (x->rigid && m->wing_group_num[j] > 0)
+    awe_vsm_wing_set_moment_frac(x->vsm, m->group_moment_frac[m->wing_groups[m->wing_group_adr[j]]]);
+  x->rho_vsm = s.density;
+  /* reach of the moments: the farthest section point from the origin */
+  x->rmax = 0.0;
+  for (int k = 0; k < ns; k++) {
+    x->rmax = fmax(x->rmax, awe_v3_norm(x->sec[k].le));
+    x->rmax = fmax(x->rmax, awe_v3_norm(x->sec[k].te));
+  }
+  awe_vsm_geometry g0;
+  awe_vsm_wing_geometry(x->vsm, &g0);
+  x->cref = g0.c_ref;
+  x->area0 = g0.area;
+  if (!x->rigid && map_panels(x))
+    return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
+  return AWE_OK;
+}
+
+
+struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *err) {
+  int any = 0;
+  for (int j = 0; j < m->nwing; j++) any |= m->wing_aero_mode[j] != AWE_AERO_NONE;
+  if (!any || m->nsection < 2) return NULL;
+  struct awe_aero *a = calloc(1, sizeof(*a));
+  if (!a) goto oom;
+  a->nwing = m->nwing;
+  a->wing = calloc((size_t)m->nwing, sizeof(aero_wing));
+  a->point_f_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
+  a->dydt = calloc((size_t)w->nx + 1, sizeof(double));
+  if (!a->wing || !a->point_f_b || !a->dydt) goto oom;
+  for (int j = 0; j < m->nwing; j++) {
+    if (m->wing_aero_mode[j] == AWE_AERO_NONE) continue;
+    if (setup_wing(m, w, j, &a->wing[j], err)) {
+      awe_aero_free(a);
+      return NULL;
+    }
+  }
+  return a;
+oom:
+  awe_aero_free(a);
+  awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
+  return NULL;
+}
+
+
+void awe_aero_reset(const awe_model *m, awe_work *w) {
+  struct awe_aero *a = w->aero;
+  (void)m;
+  if (!a) return;
+  for (int j = 0; j < a->nwing; j++) {
+    aero_wing *x = &a->wing[j];
+    x->valid = 0;
+    if (x->vsm) awe_vsm_wing_reset_gamma(x->vsm);
+  }
+  memset(a->point_f_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
+  memset(&a->st, 0, sizeof(a->st));
+}
+
+
+void awe_aero_reset_stats(awe_work *w) {
+  if (w->aero) memset(&w->aero->st, 0, sizeof(w->aero->st));
+}
+
+
+awe_aero_stats awe_aero_get_stats(const awe_work *w) {
+  awe_aero_stats z;
+  memset(&z, 0, sizeof(z));
+  return w->aero ? w->aero->st : z;
+}
+
+
+const double *awe_aero_point_forces_b(const awe_work *w) {
+  return w->aero ? w->aero->point_f_b : NULL;
+}
+
+
+struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j) {
+  return w->aero && j >= 0 && j < w->aero->nwing ? w->aero->wing[j].vsm : NULL;
+}
+
+
+void awe_aero_section_twist(const awe_model *m, const awe_work *w, int j, double *theta) {
+  const aero_wing *x = w->aero ? &w->aero->wing[j] : NULL;
+  for (int k = 0; k < m->nsection; k++)
+    theta[k] = x && x->sec_group && x->sec_group[k] >= 0 ? w->twist[x->sec_group[k]] : 0.0;
+}
+
+
+/* ---- refresh ---- */
+
+/* body rates of wing j */
+static void omega_b(const awe_work *w, int j, double om[3]) {
+  const double *R = w->wing_R + 9 * j, *ww = w->wing_omega_w + 3 * j;
+  awe_mat3_tvec(R, ww, om);
+}
+
+
+static int finite_n(const double *v, int n) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(v[i])) return 0;
+  return 1;
+}
+
+
+/* loads x = [F, M, M_sec] plausible for q A (|C_F| <= AWE_AERO_MAX_COEF, moments likewise
+ * with the reach of the wing)? */
+static int plausible(const aero_wing *x, const double *F, const double *M, double qa) {
+  return awe_v3_norm(F) <= AWE_AERO_MAX_COEF * qa &&
+         awe_v3_norm(M) <= AWE_AERO_MAX_COEF * qa * (x->rmax + x->cref);
+}
+
+
+/* angles of the apparent wind: alpha = atan2(va_z, va_x), beta = atan2(va_y, hypot(va_x, va_z)) */
+static void wind_angles(const double va[3], double *V, double *al, double *be) {
+  *V = awe_v3_norm(va);
+  *al = atan2(va[2], va[0]);
+  *be = atan2(va[1], hypot(va[0], va[2]));
+}
+
+
+/* rigid wing, linearized: x0, J = dx/d(va, omega, theta) at the refresh state, converted to
+ * coefficients over the wind coordinates (V, alpha, beta, omega_hat, theta) */
+static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing *x) {
+  struct awe_aero *a = w->aero;
+  double va[3], om[3];
+  memcpy(va, w->wing_va_b + 3 * j, sizeof(va));
+  omega_b(w, j, om);
+  double vn = awe_v3_norm(va);
+  if (vn < AWE_AERO_MIN_WIND) {
+    a->st.low_wind++;
+    if (vn > 1e-9) {
+      for (int i = 0; i < 3; i++) va[i] *= AWE_AERO_MIN_WIND / vn;
+    } else {
+      va[0] = AWE_AERO_MIN_WIND;
+      va[1] = va[2] = 0.0;
+    }
+  }
+  if (va[0] <= 0.0) {
+    a->st.reversed++; /* flow from the trailing edge: no VSM solution, the rhs uses drag */
+    return 0;
+  }
+  awe_aero_section_twist(m, w, j, x->theta);
+  const double *cur = awe_vsm_wing_twist(x->vsm);
+  int same = 1;
+  for (int k = 0; k < x->nsec; k++) same &= cur[k] == x->theta[k];
+  if (!same) awe_vsm_wing_set_twist(x->vsm, x->theta);
+  awe_vsm_result r;
+  int st = awe_vsm_linearize_forward(x->vsm, va, om, NULL, x->x0, x->J, &r);
+  a->st.solves += 1 + (unsigned long)x->ny;
+  int ny = x->ny;
+  if (st != AWE_VSM_OK || !finite_n(x->x0, ny) || !finite_n(x->J, ny * ny) || !(r.area > 0.0))
+    return -1;
+  double V0, al0, be0;
+  wind_angles(va, &V0, &al0, &be0);
+  double L = 0.5 * r.span > 1e-6 ? 0.5 * r.span : 1.0;
+  double qa = 0.5 * x->rho_vsm * V0 * V0 * r.area;
+  if (!plausible(x, x->x0, x->x0 + 3, qa)) return -1;
+  double ca = cos(al0), sa = sin(al0), cb = cos(be0), sb = sin(be0);
+  double eV[3] = {va[0] / V0, va[1] / V0, va[2] / V0};
+  double tal[3] = {-V0 * cb * sa, 0.0, V0 * cb * ca};
+  double tbe[3] = {-V0 * sb * ca, V0 * cb, -V0 * sb * sa};
+  for (int i = 0; i < ny; i++) {
+    const double *Jr = x->J + (size_t)i * (size_t)ny;
+    double *C = x->JC + (size_t)i * (size_t)ny;
+    double jw = Jr[3] * om[0] + Jr[4] * om[1] + Jr[5] * om[2];
+    x->C0[i] = x->x0[i] / qa;
+    C[0] = (awe_v3_dot(Jr, eV) - 2.0 * x->x0[i] / V0 + jw / V0) / qa;
+    C[1] = awe_v3_dot(Jr, tal) / qa;
+    C[2] = awe_v3_dot(Jr, tbe) / qa;
+    for (int k = 0; k < 3; k++) C[3 + k] = Jr[3 + k] * V0 / L / qa;
+    for (int k = 6; k < ny; k++) C[k] = Jr[k] / qa;
+  }
+  x->area = r.area;
+  x->lref = L;
+  x->y0[0] = V0;
+  x->y0[1] = al0;
+  x->y0[2] = be0;
+  for (int k = 0; k < 3; k++) x->y0[3 + k] = om[k] * L / V0;
+  memcpy(x->y0 + 6, x->theta, sizeof(double) * (size_t)x->nsec);
+  x->valid = 1;
+  return 0;
+}
+
+
+/* rigid wing, direct: frozen loads */
+static int refresh_direct(const awe_model *m, awe_work *w, int j, aero_wing *x) {
+  struct awe_aero *a = w->aero;
+  double va[3], om[3];
+  memcpy(va, w->wing_va_b + 3 * j, sizeof(va));
+  omega_b(w, j, om);
+  if (awe_v3_norm(va) < AWE_AERO_MIN_WIND) {
+    a->st.low_wind++;
+    memset(x->F_b, 0, sizeof(x->F_b));
+    memset(x->M_b, 0, sizeof(x->M_b));
+    memset(x->M_sec, 0, sizeof(double) * (size_t)x->nsec);
+    x->valid = 1;
+    return 0;
+  }
+  if (va[0] <= 0.0) {
+    a->st.reversed++;
+    return 0;
+  }
+  awe_aero_section_twist(m, w, j, x->theta);
+  const double *cur = awe_vsm_wing_twist(x->vsm);
+  int same = 1;
+  for (int k = 0; k < x->nsec; k++) same &= cur[k] == x->theta[k];
+  if (!same) awe_vsm_wing_set_twist(x->vsm, x->theta);
+  awe_vsm_result r;
+  int st = awe_vsm_solve(x->vsm, va, om, NULL, &r);
+  a->st.solves++;
+  if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.moment, 3) ||
+      !plausible(x, r.force, r.moment, r.q_inf * r.area))
+    return -1;
+  double f = awe_density(&m->env, w->wing_pos[3 * j + 2]) / x->rho_vsm;
+  for (int i = 0; i < 3; i++) {
+    x->F_b[i] = f * r.force[i];
+    x->M_b[i] = f * r.moment[i];
+  }
+  for (int k = 0; k < x->nsec; k++) x->M_sec[k] = f * r.section_moment[k];
+  x->valid = 1;
+  return 0;
+}
+
+
+/* particle wing: move the sections, solve, share the panel loads out to the LE/TE points */
+static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x) {
+  struct awe_aero *a = w->aero;
+  const double *R = w->wing_R + 9 * j, *o = w->wing_pos + 3 * j;
+  double sc = 1.0 + m->wing_aero_scale_chord[j];
+  for (int k = 0; k < x->nsec; k++) {
+    const int lp = x->sec_le[k], tp = x->sec_te[k];
+    double d[3], cb[3];
+    awe_v3_sub(d, w->pos + 3 * lp, o);
+    awe_mat3_tvec(R, d, x->sec[k].le);
+    awe_v3_sub(d, w->pos + 3 * tp, w->pos + 3 * lp);
+    awe_mat3_tvec(R, d, cb);
+    for (int i = 0; i < 3; i++) x->sec[k].te[i] = x->sec[k].le[i] + sc * cb[i];
+  }
+  for (int k = 0; k < x->nsec; k++) {
+    int lp = x->sec_le[k], tp = x->sec_te[k];
+    memset(a->point_f_b + 3 * lp, 0, 3 * sizeof(double));
+    memset(a->point_f_b + 3 * tp, 0, 3 * sizeof(double));
+  }
+  double va[3];
+  memcpy(va, w->wing_va_b + 3 * j, sizeof(va));
+  if (awe_v3_norm(va) < AWE_AERO_MIN_WIND || va[0] <= 0.0) {
+    if (va[0] <= 0.0) a->st.reversed++;
+    else a->st.low_wind++;
+    memset(x->F_b, 0, sizeof(x->F_b));
+    memset(x->M_b, 0, sizeof(x->M_b));
+    x->valid = 1;
+    return 0;
+  }
+  if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
+  awe_vsm_result r;
+  int st = awe_vsm_solve(x->vsm, va, NULL, NULL, &r);
+  a->st.solves++;
+  if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.panel_force, 3 * r.n_panels) ||
+      !plausible(x, r.force, r.moment, r.q_inf * r.area))
+    return -1;
+  double f = awe_density(&m->env, o[2]) / x->rho_vsm;
+  for (int i = 0; i < 3; i++) {
+    x->F_b[i] = f * r.force[i];
+    x->M_b[i] = f * r.moment[i];
+  }
+  awe_vsm_geometry g;
+  awe_vsm_wing_geometry(x->vsm, &g);
+  double sc1 = 1.0 / sc;
+  for (int i = 0; i < r.n_panels && i < x->npan; i++) {
+    const double *ac = g.aero_center + 3 * i, *fp = r.panel_force + 3 * i;
+    int k = x->pan_k[i];
+    double l0[3], t0[3], l1[3], t1[3];
+    memcpy(l0, x->sec[k].le, sizeof(l0));
+    memcpy(l1, x->sec[k + 1].le, sizeof(l1));
+    /* the structural TE (the aero TE is scaled by sc) */
+    for (int q = 0; q < 3; q++) {
+      t0[q] = l0[q] + (x->sec[k].te[q] - l0[q]) * sc1;
+      t1[q] = l1[q] + (x->sec[k + 1].te[q] - l1[q]) * sc1;
+    }
+    double s = x->pan_sc[2 * i], c = x->pan_sc[2 * i + 1];
+    patch_coords(l0, t0, l1, t1, ac, &s, &c);
+    x->pan_sc[2 * i] = s;
+    x->pan_sc[2 * i + 1] = c;
+    double wt[4] = {(1 - s) * (1 - c), (1 - s) * c, s * (1 - c), s * c};
+    int pp[4] = {x->sec_le[k], x->sec_te[k], x->sec_le[k + 1], x->sec_te[k + 1]};
+    for (int e = 0; e < 4; e++) awe_v3_addto(a->point_f_b + 3 * pp[e], f * wt[e], fp);
+    /* the panel pitching moment as a couple along the normal: +F at the TE, -F at the LE */
+    double mom = r.panel_moment[i] - awe_v3_dot(fp, g.e_normal + 3 * i) *
+                                         (g.moment_frac - 0.25) * g.chord[i];
+    double dl[3], n[3], es[3], dxn[3];
+    for (int q = 0; q < 3; q++) {
+      double le = l0[q] + s * (l1[q] - l0[q]), te = t0[q] + s * (t1[q] - t0[q]);
+      dl[q] = te - le;
+      n[q] = g.e_normal[3 * i + q];
+      es[q] = g.e_span[3 * i + q];
+    }
+    awe_v3_cross(dxn, dl, n);
+    double den = awe_v3_dot(dxn, dxn);
+    if (den > 0.0 && mom != 0.0) {
+      double fc = f * mom * awe_v3_dot(es, dxn) / den;
+      double cw[4] = {-(1 - s), (1 - s), -s, s};
+      for (int e = 0; e < 4; e++) awe_v3_addto(a->point_f_b + 3 * pp[e], fc * cw[e], n);
+    }
+  }
+  x->valid = 1;
+  return 0;
+}
+
+
+int awe_aero_refresh(awe_ctx *ctx, double t, const double *y) {
+  const awe_model *m = ctx->m;
+  awe_work *w = ctx->w;
+  struct awe_aero *a = w->aero;
+  if (!a) return 0;
+  /* kinematics at y (the loads of this evaluation are the old model's; they are not used) */
+  if (awe_rhs(t, y, a->dydt, ctx) != GSL_SUCCESS && awe_first_nonfinite(y, w->nx) >= 0)
+    return a->nwing;
+  int nfail = 0;
+  for (int j = 0; j < a->nwing; j++) {
+    aero_wing *x = &a->wing[j];
+    if (!x->vsm) continue;
+    a->st.refreshes++;
+    int rc = !x->rigid ? refresh_particle(m, w, j, x)
+             : x->mode == AWE_AERO_LINEARIZED ? refresh_linearized(m, w, j, x)
+                                               : refresh_direct(m, w, j, x);
+    if (rc) {
+      if (a->st.failures++ == 0) a->st.t_fail = t;
+      awe_vsm_wing_reset_gamma(x->vsm);
+      nfail++;
+    }
+  }
+  return nfail;
+}
+
+
+/* ---- right-hand side ---- */
+
+/* weight of the reversed-flow drag: 0 while the flow meets the LE within 80 deg of the body x
+ * axis, 1 from 100 deg on, smoothstep between */
+static double reversed_weight(const double va[3]) {
+  double V = awe_v3_norm(va);
+  if (!(V > 0.0)) return 0.0;
+  double g = acos(fmax(-1.0, fmin(1.0, va[0] / V)));
+  double u = (g - AWE_PI * 80.0 / 180.0) / (AWE_PI * 20.0 / 180.0);
+  if (u <= 0.0) return 0.0;
+  if (u >= 1.0) return 1.0;
+  return u * u * (3.0 - 2.0 * u);
+}
+
+
+static void vsm_loads(const awe_model *m, awe_work *w, int j, aero_wing *x);
+
+
+void awe_aero_eval(const awe_model *m, awe_work *w) {
+  struct awe_aero *a = w->aero;
+  for (int g = 0; g < m->ngroup; g++) w->group_moment_aero[g] = 0.0;
+  for (int j = 0; j < m->nwing; j++) {
+    double *F = w->wing_aero_force_b + 3 * j, *M = w->wing_aero_moment_b + 3 * j;
+    F[0] = F[1] = F[2] = M[0] = M[1] = M[2] = 0.0;
+    aero_wing *x = a ? &a->wing[j] : NULL;
+    if (!x || !x->vsm || !x->rigid) {
+      if (x && x->vsm && x->valid) {
+        memcpy(F, x->F_b, sizeof(x->F_b));
+        memcpy(M, x->M_b, sizeof(x->M_b));
+      }
+      continue;
+    }
+    const double *va = w->wing_va_b + 3 * j;
+    double s = reversed_weight(va);
+    if (x->valid && s < 1.0) vsm_loads(m, w, j, x);
+    if (s > 0.0) {
+      /* reversed flow: bluff-body drag along va, no moment (dissipative in still air) */
+      double hd = 0.5 * awe_density(&m->env, w->wing_pos[3 * j + 2]) * x->area0 *
+                  AWE_AERO_REVERSED_CD * awe_v3_norm(va);
+      for (int k = 0; k < 3; k++) {
+        F[k] = (1.0 - s) * F[k] + s * hd * va[k];
+        M[k] *= 1.0 - s;
+      }
+      for (int k = 0; k < x->nsec; k++)
+        if (x->sec_group[k] >= 0) w->group_moment_aero[x->sec_group[k]] *= 1.0 - s;
+    }
+  }
+}
+
+
+/* loads of the frozen VSM model of rigid wing j into the workspace */
+static void vsm_loads(const awe_model *m, awe_work *w, int j, aero_wing *x) {
+  double *F = w->wing_aero_force_b + 3 * j, *M = w->wing_aero_moment_b + 3 * j;
+  if (x->mode == AWE_AERO_DIRECT) {
+    memcpy(F, x->F_b, sizeof(x->F_b));
+    memcpy(M, x->M_b, sizeof(x->M_b));
+    for (int k = 0; k < x->nsec; k++)
+      if (x->sec_group[k] >= 0) w->group_moment_aero[x->sec_group[k]] += x->M_sec[k];
+    return;
+  }
+  /* linearized: C = C0 + dC/dy (y - y0) over y = (V, alpha, beta, omega_hat, theta),
+   * loads = q A C; the rate terms are evaluated as (q A / V) L (dC/domega_hat . omega), which
+   * stays finite (-> 0) as V -> 0 */
+  int ny = x->ny, ns = x->nsec;
+  const double *va = w->wing_va_b + 3 * j;
+  double om[3], *d = x->dy, V, al, be;
+  omega_b(w, j, om);
+  wind_angles(va, &V, &al, &be);
+  const double lim = AWE_AERO_MAX_DELTA;
+  d[0] = clampd(V - x->y0[0], -x->y0[0], x->y0[0]);
+  d[1] = clampd(atan2(sin(al - x->y0[1]), cos(al - x->y0[1])), -lim, lim);
+  d[2] = clampd(be - x->y0[2], -lim, lim);
+  for (int k = 0; k < ns; k++)
+    d[6 + k] = clampd((x->sec_group[k] >= 0 ? w->twist[x->sec_group[k]] : 0.0) - x->y0[6 + k],
+                      -lim, lim);
+  /* rates: omega_hat - omega_hat0 limited to +-lim, written as V-scaled terms */
+  double hq = 0.5 * awe_density(&m->env, w->wing_pos[3 * j + 2]) * x->area;
+  double qa = hq * V * V, qv = hq * V * x->lref, wr[3];
+  for (int k = 0; k < 3; k++) {
+    double w0 = x->y0[3 + k] * V / x->lref; /* omega giving omega_hat0 at this V */
+    wr[k] = w0 + clampd(om[k] - w0, -lim * V / x->lref, lim * V / x->lref);
+  }
+  for (int i = 0; i < ny; i++) {
+    if (i >= 6 && x->sec_group[i - 6] < 0) continue;
+    const double *Jr = x->JC + (size_t)i * (size_t)ny;
+    double c = x->C0[i] + Jr[0] * d[0] + Jr[1] * d[1] + Jr[2] * d[2];
+    for (int k = 3; k < 6; k++) c -= Jr[k] * x->y0[k];
+    for (int k = 6; k < ny; k++) c += Jr[k] * d[k];
+    c = qa * c + qv * (Jr[3] * wr[0] + Jr[4] * wr[1] + Jr[5] * wr[2]);
+    if (i < 3) F[i] = c;
+    else if (i < 6) M[i - 3] = c;
+    else w->group_moment_aero[x->sec_group[i - 6]] += c;
+  }
+  /* a limiter outside the VSM's range: |C_F| and the moments bounded like at a refresh */
+  double fn = awe_v3_norm(F), mn = awe_v3_norm(M);
+  double fl = AWE_AERO_MAX_COEF * qa, ml = fl * (x->rmax + x->cref);
+  if (fn > fl)
+    for (int k = 0; k < 3; k++) F[k] *= fl / fn;
+  if (mn > ml)
+    for (int k = 0; k < 3; k++) M[k] *= ml / mn;
+  for (int k = 0; k < ns; k++) {
+    int g = x->sec_group[k];
+    if (g >= 0) w->group_moment_aero[g] = clampd(w->group_moment_aero[g], -fl * x->cref,
+                                                 fl * x->cref);
+  }
+}
+
+
+void awe_aero_point_forces(const awe_model *m, awe_work *w) {
+  struct awe_aero *a = w->aero;
+  if (!a) return;
+  for (int j = 0; j < a->nwing; j++) {
+    aero_wing *x = &a->wing[j];
+    if (!x->vsm || x->rigid || !x->valid) continue;
+    const double *R = w->wing_R + 9 * j;
+    for (int k = 0; k < x->nsec; k++) {
+      int pp[2] = {x->sec_le[k], x->sec_te[k]};
+      for (int e = 0; e < 2; e++) {
+        double fw[3];
+        awe_mat3_vec(R, a->point_f_b + 3 * pp[e], fw);
+        awe_v3_addto(w->force + 3 * pp[e], 1.0, fw);
+      }
+    }
+  }
+  (void)m;
+}

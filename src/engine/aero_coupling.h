@@ -1,0 +1,139 @@
+/* aero_coupling.h: the wings' aerodynamic loads from the Vortex Step Method (vsm.h).
+ *
+ * Sources: SymbolicAWEModels src/generate_system/vsm_eqs.jl @cee625c and @19945f5,
+ * src/aero_modes/linearized.jl @e1a9685, common.jl @2832029, update_vsm! (physics.md §8);
+ * VortexStepMethod.jl linearize (vsm.md §11).
+ *
+ * The VSM is solved only in the pre-calculate stage of the simulation life cycle, every
+ * run.vsm_interval log steps (awe_aero_refresh: integrate.c; also at t = 0, during the
+ * steady-state march, and once at the operating point of linearize/step-response). Between
+ * refreshes the right-hand side evaluates a frozen model (awe_aero_eval), so the integrator
+ * sees a smooth function and linearize perturbs a fixed aerodynamic model (physics.md §11).
+ *
+ * Inputs of a rigid wing: y = [va_b (3), omega_b (3), theta_k (one per VSM section: the twist of
+ * the group whose LE point is the section's LE, 0 for sections without a group)], va_b the
+ * apparent wind at the wing origin in body axes, omega_b the body rates.
+ *
+ * AERO_LINEARIZED (rigid wings): at a refresh the VSM gives x0 = [F_b, M_b (about the origin),
+ * M_sec,k] and J = dx/d(va_b, omega_b, theta) (forward differences, awe_vsm_linearize_forward:
+ * 1 + 6 + n_sections warm-started Newton solves; the O(h) truncation, ~1e-4 of J, enters the
+ * loads only through y - y0, i.e. at second order in the motion between refreshes). They are
+ * stored as coefficients C = x/(q A) (q = 1/2 rho_vsm V^2, A the projected area) over
+ * speed-independent wind coordinates
+ *   y = [V, alpha, beta, omega_hat (3), theta_k],  V = |va_b|, alpha = atan2(va_z, va_x),
+ *   beta = atan2(va_y, hypot(va_x, va_z)), omega_hat = omega_b L / V (L = half span)
+ * by the chain rule at y0 (va = V [cos b cos a, sin b, cos b sin a]):
+ *   dC/dalpha = J_va . dva/dalpha / (q0 A),  dC/dbeta = J_va . dva/dbeta / (q0 A),
+ *   dC/domega_hat = J_omega V0/L / (q0 A),   dC/dtheta = J_theta / (q0 A),
+ *   dC/dV = (J_va . va0/V0 - 2 x0/V0 + J_omega . omega0/V0) / (q0 A)   (at fixed angles and
+ *   omega_hat; ~0 for a speed-independent polar)
+ * Between refreshes
+ *   C = C0 + dC/dy (y - y0),  q = 1/2 rho(z_origin) V^2,
+ *   F_b = q A C[0:3],  M_b = q A C[3:6],  M_aero,g = q A sum_{k in g} C[6 + k]
+ * so the loads equal x0 at y0 with the VSM's first derivatives there. Coefficients over angles
+ * and normalised rates stay valid at any speed: the raw-velocity form (J/(q0 A) over va_b and
+ * omega_b, as in SymbolicAWEModels @cee625c) has sensitivities ~1/V0 and, refreshed at low
+ * speed, extrapolates to unbounded loads (a kite falling in still air spun up and diverged
+ * with it). The rate terms are evaluated as (q A/V) L dC/domega_hat . omega, which vanishes
+ * smoothly with V. Group moments are scaled like the force (the scaled form of physics.md §8:
+ * SymbolicAWEModels @cee625c added unscaled coefficients to a dimensional balance; @19945f5 and
+ * the 2026 AeroLinearized scale them by q A c_ref, which is what a section moment coefficient
+ * needs). Drag correction factor drag_frac = 1 (no setting in these models sets it).
+ * AERO_DIRECT (rigid wings): F_b, M_b and M_sec frozen from the last solve at (va_b, omega_b,
+ *   theta), scaled by rho(z)/rho_vsm.
+ * AERO_NONE: zero loads.
+ * Particle wings (PARTICLE_DYNAMICS / REFINE; AERO_LINEARIZED is treated as AERO_DIRECT): each
+ *   refresh moves the VSM sections to the structure, section k from the WING point pair
+ *   (2k, 2k+1) of the wing (LE, TE), in the wing frame of the reference points:
+ *     le_k = R_bw^T (p_LE - o),  te_k = le_k + (1 + aero_scale_chord) R_bw^T (p_TE - p_LE)
+ *   solves at va_b with omega = 0 and shares every panel force out to the LE/TE points of the two
+ *   sections around it with bilinear weights of the panel's aerodynamic centre (s spanwise,
+ *   c chordwise, found by Gauss-Newton in the LE/TE patch):
+ *     w = [(1-s)(1-c), (1-s) c, s (1-c), s c]  ->  (LE_k, TE_k, LE_k+1, TE_k+1)
+ *   which keeps the sum of the forces and, the patch being bilinear in the VSM's refinement, their
+ *   moment; the panel pitching moment m'_i w_i (about e_span) is added as a couple along the panel
+ *   normal on the patch's interpolated TE and LE. The body-frame point forces are frozen and
+ *   rotated with the current wing frame in the right-hand side (SymbolicAWEModels:
+ *   R_bw aero_force_point_b); the wing's aero moment output is the VSM moment about the origin.
+ * Low wind: below AWE_AERO_MIN_WIND (= vsm_min_wind, 0.5 m/s) a linearized wing is solved at
+ *   the same direction with that speed (q -> 0 then makes its loads vanish smoothly), direct and
+ *   particle wings get zero loads (SymbolicAWEModels' AeroDirect). No NaN can reach the state.
+ * Failures: a VSM solve that does not converge, gives non-finite loads or implausible ones
+ *   (|F| > AWE_AERO_MAX_COEF q A, |M| > the same times the wing's reach r_max + c_ref from the
+ *   origin; reversed flow from the trailing edge, where the VSM has no solution) keeps the
+ *   previous model and is counted (awe_aero_stats); the run goes on.
+ * Reversed flow: the VSM needs the flow to meet the leading edge (its wake leaves the trailing
+ *   edge); a refresh with va_b,x <= 0 is skipped (counted as reversed) and a rigid wing's loads
+ *   blend, as the angle g between va_b and the body x axis goes from 80 to 100 deg
+ *   (smoothstep weight s), into a bluff-body drag with no moment,
+ *     F = (1 - s) F_vsm + s 1/2 rho C_D A |va| va,  M = (1 - s) M_vsm,  C_D = 1.2,
+ *   which can take energy out of the motion but never put it in (still air). A particle wing in
+ *   reversed flow gets zero loads until the flow turns. This regime is outside
+ *   SymbolicAWEModels, whose VSM returns unconverged loads there.
+ * Range of the linear model: its inputs are extrapolated at most AWE_AERO_MAX_DELTA = 0.5 rad
+ *   (alpha, beta, theta) or 0.5 (omega_hat) from y0, V at most to 2 V0, and the loads are
+ *   limited to the plausible range above. In normal flight a refresh interval moves y by far
+ *   less; the limits only act in a tumble or a stall spin (a kite falling backwards in still
+ *   air span up without them when a refresh in reversed flow failed).
+ * Numerics: the coupled VSM runs the Newton solver (it falls back to the relaxed loop, at most
+ *   AWE_AERO_MAX_LOOP iterations) warm-started from the previous refresh, whatever solver_type
+ *   the settings name: both converge to the same circulation within rtol.
+ */
+#ifndef AWE_AERO_COUPLING_H
+#define AWE_AERO_COUPLING_H
+
+#include "engine/rhs.h"
+
+#define AWE_AERO_MIN_WIND 0.5
+#define AWE_AERO_MAX_COEF 4.0    /* plausible |C_F| (a flat plate's normal force: ~2) */
+#define AWE_AERO_MAX_DELTA 0.5   /* extrapolation range of the linear model [rad, -] */
+#define AWE_AERO_MAX_LOOP 500    /* iterations of the relaxed loop behind Newton */
+#define AWE_AERO_REVERSED_CD 1.2 /* drag coefficient of a wing in reversed flow [-] */
+
+typedef struct {
+  unsigned long refreshes;  /* wing refreshes (VSM solves or linearizations) */
+  unsigned long failures;   /* refreshes whose solve failed (previous model kept) */
+  unsigned long low_wind;   /* refreshes below AWE_AERO_MIN_WIND */
+  unsigned long solves;     /* VSM solves, linearization included */
+  unsigned long reversed;   /* refreshes in reversed flow (no VSM solve) */
+  double t_fail;            /* time of the first failure [s] */
+} awe_aero_stats;
+
+/* Allocate the coupling for m (VSM wings, section maps, scratch). Returns NULL with err->code
+ * == 0 when no wing has aerodynamics, NULL with err set on failure. */
+struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *err);
+void awe_aero_free(struct awe_aero *a);
+
+/* Forget the frozen models (zero loads until the next refresh) and the statistics' warm start. */
+void awe_aero_reset(const awe_model *m, awe_work *w);
+
+/* Refresh every wing's model at (t, y) with the context's inputs: one right-hand-side
+ * evaluation for the kinematics, then the VSM. Returns the number of wings whose solve failed
+ * (0 = all fine). */
+int awe_aero_refresh(awe_ctx *ctx, double t, const double *y);
+
+/* Loads of the frozen models at the current kinematics: w->wing_aero_force_b,
+ * wing_aero_moment_b, group_moment_aero (right-hand side). */
+void awe_aero_eval(const awe_model *m, awe_work *w);
+
+/* Add the frozen point forces of particle wings to w->force (right-hand side). */
+void awe_aero_point_forces(const awe_model *m, awe_work *w);
+
+/* Zero the statistics (the simulation does so after the steady state: its trial states are
+ * not the run's). */
+void awe_aero_reset_stats(awe_work *w);
+
+/* Statistics (zeros without aerodynamics). */
+awe_aero_stats awe_aero_get_stats(const awe_work *w);
+
+/* The frozen point forces of particle wings [3 np], body frame of their wing (NULL without
+ * aerodynamics), for tests and diagnostics. */
+const double *awe_aero_point_forces_b(const awe_work *w);
+
+/* The VSM wing of wing j (NULL without aerodynamics), for tests and diagnostics. */
+struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j);
+
+/* Section inputs of rigid wing j at the current workspace: theta per section (n_sections). */
+void awe_aero_section_twist(const awe_model *m, const awe_work *w, int j, double *theta);
+
+#endif

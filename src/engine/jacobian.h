@@ -1,0 +1,53 @@
+/* jacobian.h: analytic Jacobian df/dy of the structural right-hand side, for the columns
+ * where every dependent row is one of the structural kinds below; the other columns stay
+ * with coloured finite differences (integrate.h, step_trbdf2.h).
+ *
+ * Rows done analytically ("simple" rows):
+ *   pos of a point with a state that belongs to no wing:   d pos/dt = vel            (I)
+ *   vel of such a point, when every segment at it is a plain spring-damper (no pulley
+ *   leg, not inside a rigid wing) whose ends are points with a state (not wing slaves) or
+ *   STATIC points: acc = F/m - (wfd + bfd) .* vel, with F from segment.h, point.h
+ *   tether length:  d len/dt = winch speed (0 when held)
+ *   winch speed (winch.h), when its segments are plain as above
+ * A column j is analytic when every row the pattern lists for it is simple; its entries are
+ * then all written here. Wings (rigid bodies, particle-wing aerodynamics, body-frame damping
+ * relative to the wing), pulleys and quasi-static clusters keep finite differences.
+ *
+ * Derivatives (d = pos_b - pos_a, len = |d|, u = d/len, P = I - u u^T, dv = vel_a - vel_b,
+ * segment force on a: F_s u with F_s = (kappa EA (len - l0) - c dv.u)/len):
+ *   d(F_s u)/d d  = u [(kappa EA - F_s) u^T - c dv^T P / len] / len + F_s P / len
+ *   d(F_s u)/d dv = -c u u^T / len,   d(F_s u)/d l0 = -kappa EA u / len,   l0 = tether_len/n
+ * (kappa switches at len = l0; its jump is not differentiated). Line drag
+ * F_d = q P va, q = rho(z_mid) (cd d_line / 2) |va| len, va = f(z_mid) wind - (vel_a + vel_b)/2:
+ *   dF_d/d va = q P + rho (cd d/2) len (P va) va^T / |va|
+ *   dF_d/d d  = (q/len) [(P va) u^T - u va^T P - (va.u) P]
+ *   dF_d/d z  = q (rho'/rho) P va + dF_d/d va f'(z) wind,   rho'/rho = -1/(8550 (1 + x/1024))
+ * (fastexp' = fastexp/(1 + x/1024), atmosphere.h); point drag likewise. Masses depend on the
+ * tether length: d acc/d len = (dF/d len - F dm/d len / m) / m. Winch:
+ * d acc_w = (r^2/I) (F_w/|F_w|) . dF_w - (r/I) friction'(v) dv.
+ */
+#ifndef AWE_JACOBIAN_H
+#define AWE_JACOBIAN_H
+
+#include "engine/rhs.h"
+
+typedef struct awe_jac_an awe_jac_an;
+
+/* Decide the analytic columns of the pattern (column j: rows[col_adr[j] + k], k < col_num[j])
+ * for m and w's layout. NULL when out of memory; a result with no analytic column is valid. */
+awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const int *col_adr,
+                             const int *col_num, const int *rows);
+void awe_jac_an_free(awe_jac_an *a);
+
+/* analytic[j] != 0 for the analytic columns (n entries); their count. */
+const unsigned char *awe_jac_an_mask(const awe_jac_an *a);
+int awe_jac_an_count(const awe_jac_an *a);
+
+/* Write the analytic columns at the workspace's current state (the last awe_rhs call, which
+ * must have been at the state wanted, with ctx's flags): dense row-major dfdy [n*n] (entries
+ * added; the caller zeroes dfdy), or on the pattern (jval[col_adr[j] + k]; the analytic
+ * columns are zeroed first). */
+void awe_jac_an_dense(const awe_jac_an *a, const awe_ctx *ctx, double *dfdy);
+void awe_jac_an_pattern(const awe_jac_an *a, const awe_ctx *ctx, double *jval);
+
+#endif

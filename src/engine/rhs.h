@@ -1,0 +1,73 @@
+/* rhs.h: the right-hand side y' = f(t, y, u) of the whole system.
+ *
+ * One function for simulate, steady state, linearize and step response (GSL odeiv2 signature).
+ * Stages, each one call into a physics module:
+ *   1. inputs     u = ctx->u, scheduled signals evaluated at t (signal.h)
+ *   2. unpack     y -> positions, velocities, tether lengths, winch speeds, pulley states,
+ *                 twist (group.h), rigid wings and their slave points (wing.h)
+ *   3. wind       ground wind vector from the wind.v_wind input (atmosphere.h), apparent wind
+ *                 at the wing origins
+ *   4. lengths    rest lengths of all segments (segment.h)
+ *   5. algebraic  quasi-static points and pulleys by Newton (quasi_static.h)
+ *   6. masses     point masses from the current rest lengths (point.h)
+ *   7. segments   spring-damper forces and line drag (segment.h)
+ *   8. points     total point forces (point.h), wing aerodynamics from the frozen models
+ *                 (aero_coupling.h), quasi-static twist, point accelerations, rigid-wing
+ *                 and twist dynamics (wing.h, group.h)
+ *   9. winches    winch force, friction, drum acceleration (winch.h)
+ *  10. pulleys    rope acceleration (pulley.h)
+ *  11. assemble   dydt from the layout in the registry (layout.c)
+ *
+ * Return contract (GSL odeiv2: gsl_odeiv2_system, the function may ask for a smaller step):
+ *   GSL_SUCCESS     dydt is valid.
+ *   AWE_RHS_RETRY   recoverable: the quasi-static Newton did not converge, or a non-finite value
+ *                   appeared (a trial stage of a too-long step). In adaptive mode GSL halves the
+ *                   step and retries; the first offending state is kept in w->bad_x/bad_t.
+ *   GSL_EBADFUNC    never returned for a state; reserved for callers that want a hard stop.
+ * Side effects: the workspace (scratch, counters, quasi-static warm start) only.
+ */
+#ifndef AWE_RHS_H
+#define AWE_RHS_H
+
+#include <gsl/gsl_errno.h>
+
+#include "engine/work.h"
+
+#define AWE_RHS_RETRY GSL_EMAXITER
+
+enum {
+  AWE_CTX_BRAKE_ALL = 1u << 0,  /* every winch braked (steady-state march) */
+  AWE_CTX_FIX_WING = 1u << 1,   /* rigid wings and their twist held (all derivatives 0) */
+  AWE_CTX_FIX_SPHERE = 1u << 2  /* rigid wings move only radially and do not turn about the
+                                   radial axis (steady-state march, find_steady_state!) */
+};
+
+/* Parameters of awe_rhs. The signals are evaluated at t clamped to [t_lo, t_hi), the left
+ * limit being used at and beyond t_hi, so an integration interval that ends on a step sees
+ * the value before the step (set t_lo = -INFINITY, t_hi = INFINITY for no clamping). */
+typedef struct {
+  const awe_model *m;       /* borrowed */
+  awe_work *w;              /* borrowed scratch */
+  const double *u;          /* [nu] inputs (borrowed); signals override their elements */
+  const awe_signal *sig;    /* scheduled inputs evaluated at t, or NULL (borrowed) */
+  int nsig;
+  double t_lo, t_hi;
+  unsigned flags;
+  int nadd;                 /* held controller outputs added after the signals (controller.h): */
+  const int *add_idx;       /*   u[add_idx[j]] += add_val[j] (borrowed) */
+  const double *add_val;
+} awe_ctx;
+
+/* A context with no signals and no clamping. */
+awe_ctx awe_ctx_make(const awe_model *m, awe_work *w, const double *u);
+
+/* Right-hand side; params is an awe_ctx*. See the contract above. */
+int awe_rhs(double t, const double y[], double dydt[], void *params);
+
+/* Name of scalar state k ("points.bob.vel.z") into buf. */
+void awe_state_name(const awe_model *m, int k, char *buf, size_t n);
+
+/* Index of the first non-finite element of v[0..n-1], or -1. */
+int awe_first_nonfinite(const double *v, int n);
+
+#endif

@@ -1,0 +1,205 @@
+/* work.h: the workspace of one simulation (after MuJoCo's mjData).
+ *
+ * Everything the right-hand side derives from the state y lives here: unpacked positions and
+ * velocities, current rest lengths and masses, segment forces, winch and pulley quantities, the
+ * quasi-static solver's scratch, counters and warnings. awe_work_alloc sizes every array from
+ * the model once (one pool); nothing is allocated afterwards. The model stays read-only, so two
+ * workspaces may run the same model side by side (tests, finite differences, sweeps).
+ *
+ * Address maps (-1 = none) translate components to places in the flat vectors:
+ *   point_x[i]   offset of pos (vel at +3) in y for points with a state
+ *   point_qs[i]  offset of the position in the quasi-static unknowns (QUASI_STATIC points)
+ *   tether_x, winch_x, pulley_x (len; vel at +1), pulley_qs
+ *   wing_x[j]    offset of a rigid wing's com (com_vel +3, Q +6, omega_p +10)
+ *   group_x[g]   offset of a DYNAMIC group's twist (twist_vel +1)
+ *   *_u_*        offsets in the input vector u
+ * They are read from the registry (layout.c), so the layout is defined in one place.
+ */
+#ifndef AWE_WORK_H
+#define AWE_WORK_H
+
+#include <math.h>
+
+#include "model/model.h"
+#include "util/pool.h"
+#include "util/vec3.h"
+
+#define AWE_PI 3.14159265358979323846
+
+/* Runtime warnings, counted (MuJoCo's d->warning[]): the first occurrence is kept. */
+enum {
+  AWE_WARN_QS_NOCONV = 0,  /* quasi-static Newton hit its iteration cap (step retried) */
+  AWE_WARN_QS_SINGULAR,    /* quasi-static Jacobian singular (step retried) */
+  AWE_WARN_NONFINITE,      /* a trial stage produced a non-finite value (step retried) */
+  AWE_NWARN
+};
+
+typedef struct {
+  unsigned long count;     /* occurrences */
+  double t;                /* time of the first one [s] */
+  int index;               /* component / state index of the first one */
+} awe_warning;
+
+typedef struct {
+  unsigned long rhs;       /* right-hand-side evaluations (including Jacobian columns) */
+  unsigned long jac;       /* Jacobian evaluations */
+  unsigned long steps;     /* accepted integrator steps */
+  unsigned long rejected;  /* rejected (retried) steps */
+  unsigned long qs_solves, qs_iter; /* quasi-static Newton solves and iterations */
+} awe_stats;
+
+struct awe_qs;
+struct awe_aero;
+
+/* Constant body geometry of a wing (wing.c; from the CAD positions, physics.md §4). Frames:
+ * body b (x chord, y span, z up; from the reference points), principal p (axes of the inertia
+ * about the centre of mass), world w. R_xy maps y coordinates from x: v_y = R_xy v_x. */
+typedef struct {
+  double R_bc[9];          /* body -> CAD */
+  double origin_cad[3];    /* body origin in CAD [m] */
+  double mass;             /* rigid wings: sum of the WING points' masses at init [kg] */
+  double com_b[3];         /* centre of mass relative to the origin, body frame [m] */
+  double I_p[3];           /* principal moments of inertia about the COM [kg m^2] */
+  double R_pb[9];          /* principal -> body (columns: principal axes in body coords) */
+  double base[3];          /* its ground station (m->wing_ground), base of its angles [m] */
+} awe_wing_geom;
+
+/* Twist group geometry in the body frame (group.c, physics.md §7). */
+typedef struct {
+  double le_b[3];          /* LE (first point), untwisted [m] */
+  double chord_b[3];       /* chord vector LE -> farthest point [m] */
+  double x_airf[3], y_airf[3], z_airf[3]; /* chord, span and normal unit vectors */
+  double inertia;          /* (1/3) m c^2 [kg m^2] */
+} awe_group_geom;
+
+/* What the segment loop reads of segment s, packed (work.c; the model's arrays are spread over
+ * many cache lines): ends, spring-damper constants, pulley leg, line-drag factor. */
+typedef struct {
+  int a, b;                /* end points */
+  int pulley;              /* pulley index, -1 */
+  double leg_sign;         /* +1 on leg 0 of a pulley, -1 on leg 1 */
+  double unit_k, unit_c;   /* E A [N], damping [N s] */
+  double comp_frac;        /* stiffness factor when slack */
+  double drag;             /* 0.5 cd_tether d [m]; 0: no line drag (inside a wing, cd or d 0) */
+  int rigid;               /* both ends on one rigid wing: no force */
+} awe_seg_hot;
+
+typedef struct awe_work {
+  int nx, nu, ny;          /* sizes of state, input and output vectors */
+  int nqs;                 /* quasi-static unknowns: 3 per QUASI_STATIC point + 1 per QS pulley */
+  int nqs_point;           /* QUASI_STATIC points */
+
+  /* address maps (see above) */
+  int *point_x, *point_qs;
+  int *tether_x, *winch_x, *pulley_x, *pulley_qs;
+  int *winch_u_torque, *winch_u_brake, *winch_u_speed;
+  int *segment_u_l0, *point_u_force;
+  int u_v_wind;
+  int *wing_x, *group_x;
+  int *wing_u_force, *wing_u_moment;
+
+  /* topology helpers: segments touching each point (CSR) */
+  int *point_seg_adr, *point_seg_num, *point_segs;
+  double *point_seg_sign;  /* [CSR] +1 if the point is the segment's p1, -1 if p2 */
+  awe_seg_hot *seg_hot;    /* [ns] */
+  int *winch_seg_adr, *winch_seg_num, *winch_segs; /* tether segments at each winch point */
+  double *winch_seg_sign;  /* +1 if the winch point is the segment's p1 */
+  double *segment_lambda;  /* line mass per length rho pi d^2/4 [kg/m] */
+  double *pulley_mass;     /* rope mass of a pulley, sum_len * lambda of leg 1 [kg] */
+
+  /* kinematics, unpacked from y (static and quasi-static points filled too) */
+  double *pos, *vel;       /* [3 np] [m], [m/s] */
+  double *acc;             /* [3 np] [m/s^2] (points with a state) */
+  double *mass;            /* [np] current point mass [kg] */
+  double *spring;          /* [3 np] segment spring-damper forces + half line drag [N] */
+  double *force;           /* [3 np] total point force F_i [N] */
+
+  /* segments */
+  double *seg_l0;          /* current rest length [m] */
+  double *seg_len;         /* current length [m] */
+  double *seg_force;       /* spring-damper force F_s, tension positive [N] */
+  double *seg_dir;         /* [3 ns] unit vector from p1 to p2 */
+  double *seg_drag;        /* [3 ns] line drag (before the split to the ends) [N] */
+
+  /* tethers, winches, pulleys */
+  double *tether_len;      /* unstretched length [m] */
+  double *tether_stretched;/* sum of segment lengths [m] */
+  double *winch_vel;       /* reel-out speed [m/s] */
+  double *winch_force;     /* |F_w| [N] */
+  double *winch_torque;    /* motor set torque [N m] */
+  double *winch_acc;       /* [m/s^2] */
+  /* log-stage accumulators (awe_outputs_log), not state: energy since t = 0 [J], the power
+   * and time of the last log step [W, s] */
+  double *winch_energy, *winch_power_log, log_t;
+  double *pulley_len, *pulley_vel, *pulley_acc;
+
+  /* wings (wing.h): constant geometry, then the kinematics and loads of the current state */
+  awe_wing_geom *wg;       /* [nwing] */
+  double *point_pos_b;     /* [3 np] WING points: untwisted position in the body frame [m] */
+  unsigned char *point_slave; /* [np] WING point of a rigid wing (awe_point_is_slave) */
+  int *point_group;        /* [np] twist group of a rigid-wing point, -1 */
+  double *point_twist_r;   /* [np] chordwise lever of a group point about the twist axis [m] */
+  unsigned char *seg_rigid;/* [ns] both ends on one rigid wing: no force (SAM: k = c = 0) */
+  double *wing_R;          /* [9 nw] body -> world */
+  double *wing_Rp;         /* [9 nw] principal -> world (rigid wings) */
+  double *wing_pos, *wing_vel;      /* [3 nw] origin position and velocity, world */
+  double *wing_com, *wing_com_vel;  /* [3 nw] centre of mass (rigid wings), world */
+  double *wing_omega_p, *wing_omega_w; /* [3 nw] body rates, principal and world frame */
+  double *wing_va, *wing_va_b;      /* [3 nw] apparent wind at the origin, world and body */
+  double *wing_aero_force_b, *wing_aero_moment_b; /* [3 nw] about the origin, body frame */
+  double *wing_force, *wing_moment; /* [3 nw] total force and moment about the COM, world */
+  double *wing_acc, *wing_alpha_p;  /* [3 nw] COM acceleration, angular acceleration (p) */
+  double *wing_q, *wing_qdot; /* [4 nw] quaternion state (principal -> world), its rate */
+  double *wing_dcom;       /* [3 nw] d com/dt (the velocity, projected under FIX_SPHERE) */
+  /* groups (group.h) */
+  awe_group_geom *gg;      /* [ngroup] */
+  double *twist, *twist_free, *twist_vel, *twist_acc; /* [ngroup] [rad], [rad/s], [rad/s^2] */
+  double *group_moment_aero, *group_moment_tether;    /* [ngroup] [N m] */
+  struct awe_aero *aero;   /* aerodynamic coupling (aero_coupling.h), NULL without aero */
+  unsigned flags;          /* AWE_CTX_* flags of the current rhs call */
+
+  double wind_gnd[3];      /* wind vector at h_ref [m/s] */
+  double *u;               /* [nu] effective inputs of the last rhs call */
+
+  struct awe_qs *qs;       /* quasi-static solver scratch (NULL when nqs == 0) */
+
+  awe_stats stats;
+  awe_warning warn[AWE_NWARN];
+  int bad_x;               /* state index of the first non-finite value the rhs saw, or -1 */
+  int bad_dydt;            /* 1 if it was a derivative rather than a state */
+  double bad_t;            /* its time [s] */
+
+  awe_pool *pool;          /* owns every array above */
+} awe_work;
+
+/* Allocate a workspace for m (which must outlive it): every array, the wing and group geometry
+ * and the aerodynamic coupling (VSM wings). NULL with err set on failure. */
+awe_work *awe_work_alloc(const awe_model *m, awe_err *err);
+void awe_work_free(awe_work *w);
+
+/* Initial state y0 [w->nx] from the placed model (point_pos0/vel0, tether_len0, init_vel,
+ * pulley_len0, rigid wings from their placed points, zero twist). Also resets the quasi-static
+ * warm start and the frozen aerodynamics. */
+void awe_state_init(const awe_model *m, awe_work *w, double *y);
+
+/* Default inputs u0 [w->nu]: zero torque, brake as in the model, no rest-length change, no
+ * external force, v_wind from the settings, speed-controlled winches at their init_vel. */
+void awe_input_default(const awe_model *m, const awe_work *w, double *u);
+
+/* Record a warning (first occurrence keeps t and index). */
+void awe_work_warn(awe_work *w, int kind, double t, int index);
+
+/* Does point i carry a state (pos, vel)? DYNAMIC points and WING points of particle wings
+ * (see layout.c). */
+int awe_point_has_state(const awe_model *m, int i);
+
+/* Is point i a WING point of a rigid wing (a kinematic slave of the wing body)? */
+int awe_point_is_slave(const awe_model *m, int i);
+
+/* Does group g carry a state (twist, twist_vel)? DYNAMIC groups of rigid wings. */
+int awe_group_has_state(const awe_model *m, int g);
+
+/* Does pulley i carry a state (len, vel)? DYNAMIC pulleys whose rope has mass (layout.c). */
+int awe_pulley_has_state(const awe_model *m, int i);
+
+#endif

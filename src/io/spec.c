@@ -1,0 +1,57 @@
+/* spec.c: spec memory and enum names. */
+#include "io/spec.h"
+
+#include <stdlib.h>
+
+#include "util/pool.h"
+#include "io/settings.h"
+#include "aero/vsm_settings.h"
+#include "io/yaml_doc.h"
+
+void *awe_spec_alloc(awe_spec *s, size_t n) { return awe_pool_alloc(s->pool, n); }
+const char *awe_spec_strdup(awe_spec *s, const char *str) { return awe_pool_strdup(s->pool, str); }
+
+
+awe_spec *awe_spec_new(void) {
+  awe_spec *s = calloc(1, sizeof(*s));
+  if (!s) return NULL;
+  s->pool = awe_pool_new();
+  if (!s->pool) {
+    free(s);
+    return NULL;
+  }
+  awe_settings_default(&s->settings);
+  awe_vsm_settings_default(&s->vsm);
+  return s;
+}
+
+
+void awe_spec_free(awe_spec *s) {
+  if (!s) return;
+  awe_diag_free(&s->warnings);
+  free(s->scenario_text);
+  for (int i = 0; i < s->ndocs; i++) awe_ydoc_free(s->docs[i]);
+  awe_pool_free(s->pool);
+  free(s);
+}
+
+
+const char *awe_point_type_name(awe_point_type t) {
+  switch (t) {
+    case AWE_PT_STATIC: return "STATIC";
+    case AWE_PT_DYNAMIC: return "DYNAMIC";
+    case AWE_PT_QUASI_STATIC: return "QUASI_STATIC";
+    case AWE_PT_WING: return "WING";
+  }
+  return "?";
+}
+
+
+const char *awe_dyn_type_name(awe_dyn_type t) {
+  switch (t) {
+    case AWE_DYN_DYNAMIC: return "DYNAMIC";
+    case AWE_DYN_QUASI_STATIC: return "QUASI_STATIC";
+    case AWE_DYN_STATIC: return "STATIC";
+  }
+  return "?";
+}

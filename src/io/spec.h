@@ -1,0 +1,307 @@
+/* spec.h: plain structs mirroring the input files, before any name is resolved.
+ *
+ * The YAML layer (spec_yaml.c) fills these; model_build.c turns them into an awe_model.
+ * Every row keeps the position it came from so later stages can say where a problem is.
+ * Numbers that a file may leave out are NAN here ("not given"); the builder applies the
+ * SymbolicAWEModels defaults. All strings and arrays live in the spec's pool.
+ */
+#ifndef AWE_SPEC_H
+#define AWE_SPEC_H
+
+#include "aero/airfoil.h"
+#include "io/settings.h"
+#include "util/status.h"
+#include "aero/vsm_settings.h"
+
+/* A reference to another component: by name, or by 1-based index (as in the YAML files). */
+typedef struct {
+  const char *name;  /* NULL when given as an index or absent */
+  int index;         /* 1-based index when given as a number; 0 = none */
+  awe_loc loc;
+} awe_ref;
+
+#define AWE_REF_GIVEN(r) ((r).name != NULL || (r).index != 0)
+
+/* A weighted set of points (wing origin, reference points): [[id, w], ...] or [a, b] or a. */
+typedef struct {
+  int n;
+  awe_ref *pt;
+  double *w;
+} awe_wref;
+
+typedef enum {
+  AWE_PT_STATIC = 0,   /* fixed in space (ground, winch) */
+  AWE_PT_DYNAMIC,      /* Newton's law */
+  AWE_PT_QUASI_STATIC, /* massless force balance, solved each right-hand side */
+  AWE_PT_WING          /* belongs to a wing (rigid slave or particle); also BODY_STATIC */
+} awe_point_type;
+
+typedef enum { AWE_DYN_DYNAMIC = 0, AWE_DYN_QUASI_STATIC, AWE_DYN_STATIC } awe_dyn_type;
+
+typedef enum { AWE_WING_RIGID = 0, AWE_WING_PARTICLE } awe_wing_type;
+
+typedef enum {
+  AWE_AERO_DEFAULT = -1,  /* RIGID -> LINEARIZED, PARTICLE -> DIRECT */
+  AWE_AERO_NONE = 0,
+  AWE_AERO_DIRECT,
+  AWE_AERO_LINEARIZED
+} awe_aero_mode;
+
+typedef struct {
+  const char *name;
+  double youngs_modulus, density, damping_per_stiffness, diameter_mm; /* NAN if absent */
+  double unit_stiffness, unit_damping;
+  awe_loc loc;
+} awe_material_spec;
+
+typedef struct {
+  const char *name;
+  double pos_cad[3];
+  awe_point_type type;
+  awe_ref wing, transform;
+  double extra_mass;      /* [kg] */
+  double bfd[3], wfd[3];  /* body/world frame damping [1/s] */
+  double area, drag_coeff;
+  awe_loc loc;
+} awe_point_spec;
+
+/* Segment-like properties that may come from a material (by name) or explicit columns. */
+typedef struct {
+  double diameter_mm, unit_stiffness, unit_damping, compression_frac, density;
+  const char *material;   /* a material named in any property column, or NULL */
+  awe_loc material_loc;
+} awe_line_props;
+
+typedef struct {
+  const char *name;
+  awe_ref p[2];
+  double l0;              /* [m]; NAN or 0 = distance in the CAD geometry */
+  awe_line_props props;
+  int auto_tether;        /* >0: generated for that (1-based) tether */
+  awe_loc loc;
+} awe_segment_spec;
+
+typedef struct {
+  const char *name;
+  awe_ref seg[2];
+  awe_dyn_type type;
+  awe_loc loc;
+} awe_pulley_spec;
+
+typedef struct {
+  const char *name;
+  int npoint;
+  awe_ref *points;
+  awe_dyn_type type;
+  double moment_frac;
+  double damping;         /* [N m s/rad] */
+  awe_loc loc;
+} awe_group_spec;
+
+typedef struct {
+  const char *name;
+  int nseg;               /* explicit segment list (route 1); 0 = auto-generated (route 2) */
+  awe_ref *segs;
+  awe_ref start, end;
+  int n_segments;         /* route 2 */
+  awe_line_props props;   /* route 2 */
+  double init_stretched_length, init_tether_force, init_stretch_frac; /* NAN if absent */
+  awe_loc loc;
+} awe_tether_spec;
+
+typedef struct {
+  const char *name;
+  int ntether;
+  awe_ref *tethers;
+  awe_ref point;
+  double init_vel;        /* [m/s] */
+  int brake, speed_controlled;
+  double friction_epsilon;
+  awe_loc loc;
+} awe_winch_spec;
+
+typedef struct {
+  const char *name;
+  awe_wing_type type;
+  int type_given;
+  awe_aero_mode aero_mode;
+  int ngroup;
+  awe_ref *groups;
+  int npoint;
+  awe_ref *points;
+  awe_ref transform;
+  awe_wref origin, z_ref[2], y_ref[2];
+  double y_damping, angular_damping, aero_scale_chord, aero_z_offset;
+  double pos_cad[3];
+  int has_pos_cad;
+  /* awesim extension: the wing's ground station, a STATIC point or a world position [m] */
+  awe_ref ground_point;
+  double ground_pos[3];
+  int has_ground_pos;
+  awe_loc ground_loc;
+  awe_loc loc;
+  awe_loc damping_loc[2];  /* angular_damping, y_damping set by a scenario (file NULL: not) */
+} awe_wing_spec;
+
+typedef struct {
+  const char *name;
+  double elevation, azimuth, heading;          /* [rad] (YAML in degrees) */
+  double elevation_vel, azimuth_vel, turn_rate; /* [rad/s] */
+  double base_pos[3];
+  int has_base_pos;
+  awe_ref base_point, base_transform, wing, rot_point;
+  awe_loc loc;
+} awe_transform_spec;
+
+typedef struct {
+  const char *path;
+  int nmaterial, npoint, nsegment, npulley, ngroup, ntether, nwinch, nwing, ntransform;
+  awe_material_spec *materials;
+  awe_point_spec *points;
+  awe_segment_spec *segments;
+  awe_pulley_spec *pulleys;
+  awe_group_spec *groups;
+  awe_tether_spec *tethers;
+  awe_winch_spec *winches;
+  awe_wing_spec *wings;
+  awe_transform_spec *transforms;
+} awe_struct_spec;
+
+/* Aero geometry: wing sections and section airfoils (polars loaded from their CSV files). */
+typedef struct {
+  int airfoil_id;
+  double le[3], te[3];
+  awe_loc loc;
+} awe_section_spec;
+
+typedef struct {
+  const char *path;
+  int nsection, nairfoil;
+  awe_section_spec *sections;
+  awe_airfoil *airfoils;
+  const char **airfoil_files;  /* polar CSV path per airfoil (NULL if none) */
+  double alpha_range[3];       /* [deg] min, max, step */
+  double reynolds;
+} awe_aero_spec;
+
+/* A scheduled input signal. */
+typedef enum {
+  AWE_SIG_CONSTANT = 0,
+  AWE_SIG_STEP,
+  AWE_SIG_RAMP,
+  AWE_SIG_SINE,
+  AWE_SIG_TABLE
+} awe_signal_type;
+
+typedef struct {
+  const char *channel;    /* GROUP.NAME.VAR, e.g. winches.main_winch.torque */
+  awe_signal_type type;
+  double value;           /* constant */
+  double t0, before, after;            /* step: value before/after t0 */
+  double t_start, t_end, from, to;     /* ramp */
+  double amplitude, frequency, phase, offset; /* sine: offset + A sin(2 pi f t + phase) */
+  int ntable;
+  double *table_t, *table_v;           /* table: piecewise linear, held outside */
+  awe_loc loc;
+} awe_input_spec;
+
+typedef struct {
+  double duration;        /* [s] */
+  double dt;              /* log interval [s]; NAN = 1/sample_freq */
+  const char *solver;     /* GSL stepper name */
+  int jacobian_fd;        /* run.jacobian: 0 analytic (where available), 1 fd */
+  double abs_tol, rel_tol;/* NAN = from settings (or 1e-6) */
+  double max_step;        /* [s], NAN = dt */
+  int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */
+  int steady_state;
+  double steady_state_time; /* [s] of the settling march */
+  double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */
+  double max_wall_time;   /* [s], NAN = no limit */
+  double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
+  awe_loc duration_loc, dt_loc; /* where they were given (line 0: not given) */
+} awe_run_spec;
+
+/* A closed-loop controller (scenario `controllers:`, controller.h). */
+typedef enum {
+  AWE_CTRL_PID = 0,
+  AWE_CTRL_FIGURE_EIGHT,
+  AWE_CTRL_PUMPING,
+  AWE_CTRL_EXTERNAL
+} awe_ctrl_type;
+
+typedef struct {
+  const char *name;
+  awe_ctrl_type type;
+  double period;          /* [s], NAN = run.dt */
+  int nmeasure;
+  const char **measure;   /* output channel names */
+  awe_loc *measure_loc;
+  awe_input_spec setpoint;/* a constant for a number */
+  int wrap;
+  double kp, ki, kd, d_filter;   /* d_filter NAN = period */
+  double limits[2];       /* -inf, inf when absent */
+  double rate_limit;      /* NAN = none */
+  int noutput;
+  const char **output;    /* input channel names */
+  double *gain;
+  awe_loc *output_loc;
+  const char *command;    /* external */
+  double timeout;         /* external [s] */
+  /* figure_eight: attractor points (azimuth, elevation) [rad], the turn azimuth, the course
+   * loop (kp, ki, kd above act on the course error), the measured wing */
+  const char *wing;
+  double f8_azimuth, f8_elevation, f8_turn_azimuth;
+  /* pumping: winch, force set-point during reel-out, reel-in speed, lengths, depower */
+  const char *winch;
+  double reel_out_force, reel_in_speed, min_length, max_length, depower, reel_out_speed_gain;
+  const char *depower_input;
+  awe_loc loc, period_loc, limits_loc;
+} awe_controller_spec;
+
+typedef struct {
+  const char *path;        /* scenario file */
+  const char *name;
+  int version;
+  /* model files (absolute or relative to the cwd, already resolved against the scenario) */
+  const char *system_file, *structure_file, *aero_file, *settings_file, *vsm_settings_file;
+  /* the YAML value that named each file (messages about the file point there), and the node
+     that defines the model (system: mapping, or the scenario's model:) */
+  awe_loc system_loc, structure_loc, aero_loc, settings_loc, vsm_settings_loc, model_loc;
+  awe_run_spec run;
+  int ninput;
+  awe_input_spec *inputs;
+  const char *hdf5;        /* output file, NULL = none */
+  const char *csv;         /* CSV channel patterns from the scenario, NULL = none */
+  int ncontroller;
+  awe_controller_spec *controllers;
+} awe_scenario_spec;
+
+/* Everything read for one run. Owns its memory (pool) and the YAML documents. */
+typedef struct awe_spec awe_spec;
+struct awe_spec {
+  awe_scenario_spec scenario;
+  awe_settings settings;
+  awe_vsm_settings vsm;
+  int has_vsm_settings;
+  awe_struct_spec structure;
+  awe_aero_spec aero;
+  int has_aero;
+  awe_diag warnings;
+  char *scenario_text;     /* the scenario as run (after --set), YAML text */
+  struct awe_pool *pool;   /* opaque */
+  struct awe_ydoc *docs[8];/* parsed files, kept alive: locations point into them */
+  int ndocs;
+};
+
+/* Pool allocation for spec data (zeroed). Returns NULL when out of memory. */
+void *awe_spec_alloc(awe_spec *s, size_t n);
+const char *awe_spec_strdup(awe_spec *s, const char *str);
+/* An empty spec with the settings and vsm_settings defaults (what every loader starts from);
+ * NULL when out of memory. */
+awe_spec *awe_spec_new(void);
+void awe_spec_free(awe_spec *s);
+
+const char *awe_point_type_name(awe_point_type t);
+const char *awe_dyn_type_name(awe_dyn_type t);
+
+#endif

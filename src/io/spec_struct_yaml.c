@@ -1,0 +1,653 @@
+/* spec_struct_yaml.c: structural geometry YAML (SymbolicAWEModels formats) -> awe_struct_spec.
+ *
+ * Accepts every name variant seen across SymbolicAWEModels versions:
+ * groups / twist_surfaces / stations; type / dynamics_type; REFINE = PARTICLE_DYNAMICS,
+ * QUATERNION = RIGID_DYNAMICS; WING and BODY_STATIC points; FIXED = STATIC; legacy columns
+ * idx/id, mass, axial_stiffness, axial_damping, point_ids, reference_chord_frac, init_len.
+ * Names are resolved later (model_build.c), so forward references are fine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/spec_load.h"
+#include "io/spec_table.h"
+
+
+
+static awe_status row_name(awe_spec *s, const awe_row *r, const char **out, awe_err *err) {
+  awe_status st;
+  *out = awe_row_name(s, r, err, &st);
+  if (st) return st;
+  return *out ? AWE_OK : awe_err_set(err, AWE_ENOMEM, "out of memory");
+}
+
+
+/* Parse an enum cell against a table of spellings. */
+typedef struct {
+  const char *name;
+  int value;
+} enum_name;
+
+static awe_status parse_enum(const awe_ynode *n, const char *what, const enum_name *names,
+                             int nnames, int def, int required, int *out, awe_err *err) {
+  if (awe_ynode_is_nothing(n)) {
+    if (required)
+      return awe_err_at(err, AWE_EINVAL, n ? &n->loc : NULL, "%s: a value is required", what);
+    *out = def;
+    return AWE_OK;
+  }
+  if (n->kind == AWE_Y_SCALAR) {
+    for (int i = 0; i < nnames; i++) {
+      if (!strcmp(n->str, names[i].name)) {
+        *out = names[i].value;
+        return AWE_OK;
+      }
+    }
+  }
+  const char *cands[32];
+  char list[512] = "";
+  size_t off = 0;
+  for (int i = 0; i < nnames && i < 32; i++) {
+    cands[i] = names[i].name;
+    int w = snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "", names[i].name);
+    if (w > 0 && (size_t)w < sizeof(list) - off) off += (size_t)w;
+  }
+  char d[64];
+  awe_ynode_describe(n, d, sizeof(d));
+  const char *best = n->kind == AWE_Y_SCALAR ? awe_closest(n->str, cands, nnames) : NULL;
+  if (best)
+    return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: unknown value %s (did you mean '%s'?)", what,
+                      d, best);
+  return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: unknown value %s (allowed: %s)", what, d,
+                    list);
+}
+
+
+/* ---- materials ---------------------------------------------------------------------------- */
+
+static awe_status read_materials(awe_spec *s, const awe_ynode *blk, const char *bname,
+                                 awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "youngs_modulus", "density",
+                                     "damping_per_stiffness", "diameter_mm", "unit_stiffness",
+                                     "unit_damping"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, bname, cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  awe_material_spec *m = awe_spec_alloc(s, sizeof(*m) * (size_t)(ss->nmaterial + t.nrow + 1));
+  if (!m) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  if (ss->nmaterial) memcpy(m, ss->materials, sizeof(*m) * (size_t)ss->nmaterial);
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_material_spec *x = &m[ss->nmaterial + i];
+    AWE_TRY(row_name(s, r, &x->name, err));
+    char what[256];
+    snprintf(what, sizeof(what), "material '%s'", x->name);
+    x->loc = r->node->loc;
+    AWE_TRY(awe_row_opt_double(r, "youngs_modulus", what, NAN, &x->youngs_modulus, err));
+    AWE_TRY(awe_row_opt_double(r, "density", what, NAN, &x->density, err));
+    AWE_TRY(awe_row_opt_double(r, "damping_per_stiffness", what, NAN, &x->damping_per_stiffness, err));
+    AWE_TRY(awe_row_opt_double(r, "diameter_mm", what, NAN, &x->diameter_mm, err));
+    AWE_TRY(awe_row_opt_double(r, "unit_stiffness", what, NAN, &x->unit_stiffness, err));
+    AWE_TRY(awe_row_opt_double(r, "unit_damping", what, NAN, &x->unit_damping, err));
+  }
+  ss->materials = m;
+  ss->nmaterial += t.nrow;
+  return AWE_OK;
+}
+
+
+/* ---- line properties (segments and auto tethers) ------------------------------------------ */
+
+/* A property cell is a number, "nothing", or the name of a material (resolved by the builder). */
+static awe_status prop_cell(awe_spec *s, const awe_row *r, const char *const *cols, int ncol,
+                            const char *what, double *out, awe_line_props *p, awe_err *err) {
+  const awe_ynode *c = awe_row_get_any(r, cols, ncol);
+  *out = NAN;
+  if (awe_ynode_is_nothing(c)) return AWE_OK;
+  if (c->kind == AWE_Y_SCALAR && !awe_ynode_is_number(c) && c->str[0]) {
+    if (p->material && strcmp(p->material, c->str))
+      return awe_err_at(err, AWE_EINVAL, &c->loc,
+                        "%s: two different materials named ('%s' and '%s')", what, p->material,
+                        c->str);
+    if (!p->material) {
+      p->material = awe_spec_strdup(s, c->str);
+      p->material_loc = c->loc;
+    }
+    return AWE_OK;
+  }
+  char w[512];
+  snprintf(w, sizeof(w), "%s: %s", what, cols[0]);
+  return awe_ynode_double(c, w, out, err);
+}
+
+
+static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *what,
+                                  awe_line_props *p, awe_err *err) {
+  static const char *const c_d[] = {"diameter_mm"};
+  static const char *const c_k[] = {"unit_stiffness", "axial_stiffness"};
+  static const char *const c_c[] = {"unit_damping", "axial_damping"};
+  static const char *const c_f[] = {"compression_frac"};
+  static const char *const c_r[] = {"density"};
+  static const char *const c_m[] = {"material"};
+  memset(p, 0, sizeof(*p));
+  double dummy;
+  AWE_TRY(prop_cell(s, r, c_m, 1, what, &dummy, p, err));
+  if (!isnan(dummy))
+    return awe_err_at(err, AWE_EINVAL, &awe_row_get(r, "material")->loc,
+                      "%s: material must be a material name, got a number", what);
+  AWE_TRY(prop_cell(s, r, c_d, 1, what, &p->diameter_mm, p, err));
+  AWE_TRY(prop_cell(s, r, c_k, 2, what, &p->unit_stiffness, p, err));
+  AWE_TRY(prop_cell(s, r, c_c, 2, what, &p->unit_damping, p, err));
+  AWE_TRY(prop_cell(s, r, c_f, 1, what, &p->compression_frac, p, err));
+  AWE_TRY(prop_cell(s, r, c_r, 1, what, &p->density, p, err));
+  return AWE_OK;
+}
+
+
+/* ---- points ------------------------------------------------------------------------------- */
+
+static const enum_name point_types[] = {
+    {"STATIC", AWE_PT_STATIC},           {"FIXED", AWE_PT_STATIC},
+    {"DYNAMIC", AWE_PT_DYNAMIC},         {"QUASI_STATIC", AWE_PT_QUASI_STATIC},
+    {"WING", AWE_PT_WING},               {"BODY_STATIC", AWE_PT_WING},
+};
+
+static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "pos_cad", "type", "wing_idx",
+                                     "transform_idx", "extra_mass", "mass", "body_frame_damping",
+                                     "world_frame_damping", "area", "drag_coeff", "body"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "points", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->npoint = t.nrow;
+  ss->points = awe_spec_alloc(s, sizeof(awe_point_spec) * (size_t)(t.nrow + 1));
+  if (!ss->points) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  static const double zero[3] = {0, 0, 0};
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_point_spec *p = &ss->points[i];
+    AWE_TRY(row_name(s, r, &p->name, err));
+    char what[256];
+    snprintf(what, sizeof(what), "point '%s'", p->name);
+    p->loc = r->node->loc;
+    const awe_ynode *pc = awe_row_get(r, "pos_cad");
+    if (awe_ynode_is_nothing(pc))
+      return awe_err_at(err, AWE_EINVAL, pc ? &pc->loc : &r->node->loc,
+                        "%s: required value 'pos_cad' is missing", what);
+    char w[300];
+    snprintf(w, sizeof(w), "%s: pos_cad", what);
+    AWE_TRY(awe_ynode_vec(pc, w, 3, p->pos_cad, err));
+    int ty;
+    snprintf(w, sizeof(w), "%s: type", what);
+    const awe_ynode *tn = awe_row_get(r, "type");
+    if (awe_ynode_is_nothing(tn))
+      return awe_err_at(err, AWE_EINVAL, tn ? &tn->loc : &r->node->loc,
+                        "%s: required value 'type' is missing (STATIC, DYNAMIC, QUASI_STATIC, "
+                        "WING)", what);
+    AWE_TRY(parse_enum(tn, w, point_types, AWE_ARRLEN(point_types), 0, 1, &ty, err));
+    p->type = (awe_point_type)ty;
+    snprintf(w, sizeof(w), "%s: wing_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &p->wing, err));
+    snprintf(w, sizeof(w), "%s: transform_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &p->transform, err));
+    const char *mcol = awe_row_get(r, "extra_mass") ? "extra_mass" : "mass";
+    AWE_TRY(awe_row_opt_double(r, mcol, what, 0.0, &p->extra_mass, err));
+    AWE_TRY(awe_row_opt_vec3(r, "body_frame_damping", what, zero, 1, p->bfd, err));
+    AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
+    AWE_TRY(awe_row_opt_double(r, "area", what, 0.0, &p->area, err));
+    AWE_TRY(awe_row_opt_double(r, "drag_coeff", what, 0.0, &p->drag_coeff, err));
+  }
+  return AWE_OK;
+}
+
+
+/* ---- segments ----------------------------------------------------------------------------- */
+
+static awe_status read_segments(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "point_i", "point_j", "type", "l0",
+                                     "diameter_mm", "unit_stiffness", "unit_damping",
+                                     "axial_stiffness", "axial_damping", "compression_frac",
+                                     "density", "material"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "segments", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->nsegment = t.nrow;
+  ss->segments = awe_spec_alloc(s, sizeof(awe_segment_spec) * (size_t)(t.nrow + 1));
+  if (!ss->segments) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_segment_spec *g = &ss->segments[i];
+    AWE_TRY(row_name(s, r, &g->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "segment '%s'", g->name);
+    g->loc = r->node->loc;
+    static const char *const ends[2] = {"point_i", "point_j"};
+    for (int k = 0; k < 2; k++) {
+      const awe_ynode *c = awe_row_get(r, ends[k]);
+      snprintf(w, sizeof(w), "%s: %s", what, ends[k]);
+      AWE_TRY(awe_parse_ref(s, c, w, &g->p[k], err));
+      if (!AWE_REF_GIVEN(g->p[k]))
+        return awe_err_at(err, AWE_EINVAL, c ? &c->loc : &r->node->loc,
+                          "%s: required value '%s' is missing", what, ends[k]);
+    }
+    AWE_TRY(awe_row_opt_double(r, "l0", what, NAN, &g->l0, err));
+    AWE_TRY(read_line_props(s, r, what, &g->props, err));
+  }
+  return AWE_OK;
+}
+
+
+/* ---- pulleys ------------------------------------------------------------------------------ */
+
+static const enum_name dyn_types[] = {
+    {"DYNAMIC", AWE_DYN_DYNAMIC}, {"QUASI_STATIC", AWE_DYN_QUASI_STATIC},
+    {"STATIC", AWE_DYN_STATIC},   {"FIXED", AWE_DYN_STATIC}};
+
+static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "segment_i", "segment_j", "type",
+                                     "efficiency"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "pulleys", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->npulley = t.nrow;
+  ss->pulleys = awe_spec_alloc(s, sizeof(awe_pulley_spec) * (size_t)(t.nrow + 1));
+  if (!ss->pulleys) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_pulley_spec *p = &ss->pulleys[i];
+    AWE_TRY(row_name(s, r, &p->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "pulley '%s'", p->name);
+    p->loc = r->node->loc;
+    static const char *const ends[2] = {"segment_i", "segment_j"};
+    for (int k = 0; k < 2; k++) {
+      const awe_ynode *c = awe_row_get(r, ends[k]);
+      snprintf(w, sizeof(w), "%s: %s", what, ends[k]);
+      AWE_TRY(awe_parse_ref(s, c, w, &p->seg[k], err));
+      if (!AWE_REF_GIVEN(p->seg[k]))
+        return awe_err_at(err, AWE_EINVAL, c ? &c->loc : &r->node->loc,
+                          "%s: required value '%s' is missing", what, ends[k]);
+    }
+    int ty;
+    snprintf(w, sizeof(w), "%s: type", what);
+    AWE_TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 2, AWE_DYN_DYNAMIC, 0, &ty, err));
+    p->type = (awe_dyn_type)ty;
+  }
+  return AWE_OK;
+}
+
+
+/* ---- groups (twist surfaces, stations) ---------------------------------------------------- */
+
+static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bname,
+                              awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "point_idxs", "point_ids", "points",
+                                     "type", "moment_frac", "reference_chord_frac", "damping",
+                                     "gamma", "stiffness"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, bname, cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->ngroup = t.nrow;
+  ss->groups = awe_spec_alloc(s, sizeof(awe_group_spec) * (size_t)(t.nrow + 1));
+  if (!ss->groups) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_group_spec *g = &ss->groups[i];
+    AWE_TRY(row_name(s, r, &g->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "group '%s'", g->name);
+    g->loc = r->node->loc;
+    static const char *const pcols[] = {"point_idxs", "point_ids", "points"};
+    const awe_ynode *pl = awe_row_get_any(r, pcols, 3);
+    snprintf(w, sizeof(w), "%s: point_idxs", what);
+    AWE_TRY(awe_parse_ref_list(s, pl, w, &g->points, &g->npoint, err));
+    if (g->npoint == 0)
+      return awe_err_at(err, AWE_EINVAL, pl ? &pl->loc : &r->node->loc,
+                        "%s: needs a list of points (point_idxs)", what);
+    int ty;
+    snprintf(w, sizeof(w), "%s: type", what);
+    AWE_TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 4, AWE_DYN_DYNAMIC, 0, &ty, err));
+    g->type = (awe_dyn_type)ty;
+    const char *mf = awe_row_get(r, "moment_frac") ? "moment_frac" : "reference_chord_frac";
+    AWE_TRY(awe_row_opt_double(r, mf, what, 0.25, &g->moment_frac, err));
+    AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &g->damping, err));
+  }
+  return AWE_OK;
+}
+
+
+/* ---- tethers ------------------------------------------------------------------------------ */
+
+static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {
+      "name", "idx", "id", "segment_idxs", "segments", "start_point", "end_point", "n_segments",
+      "material", "diameter_mm", "unit_stiffness", "unit_damping", "axial_stiffness",
+      "axial_damping", "compression_frac", "density", "init_stretched_length",
+      "init_tether_force", "init_stretch_frac", "init_len", "init_unstretched_length",
+      "winch_point_idx"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "tethers", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->ntether = t.nrow;
+  ss->tethers = awe_spec_alloc(s, sizeof(awe_tether_spec) * (size_t)(t.nrow + 1));
+  if (!ss->tethers) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_tether_spec *x = &ss->tethers[i];
+    AWE_TRY(row_name(s, r, &x->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "tether '%s'", x->name);
+    x->loc = r->node->loc;
+    static const char *const scols[] = {"segment_idxs", "segments"};
+    const awe_ynode *sl = awe_row_get_any(r, scols, 2);
+    snprintf(w, sizeof(w), "%s: segment_idxs", what);
+    AWE_TRY(awe_parse_ref_list(s, sl, w, &x->segs, &x->nseg, err));
+    snprintf(w, sizeof(w), "%s: start_point", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "start_point"), w, &x->start, err));
+    snprintf(w, sizeof(w), "%s: end_point", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "end_point"), w, &x->end, err));
+    if (!AWE_REF_GIVEN(x->end)) {
+      /* legacy: the winch (ground) point of an explicit tether */
+      snprintf(w, sizeof(w), "%s: winch_point_idx", what);
+      AWE_TRY(awe_parse_ref(s, awe_row_get(r, "winch_point_idx"), w, &x->end, err));
+    }
+    if (x->nseg == 0) {
+      const awe_ynode *nc = awe_row_get(r, "n_segments");
+      if (!AWE_REF_GIVEN(x->start) || !AWE_REF_GIVEN(x->end) || awe_ynode_is_nothing(nc))
+        return awe_err_at(err, AWE_EINVAL, &r->node->loc,
+                          "%s: give either segment_idxs (a list of existing segments) or "
+                          "start_point, end_point and n_segments (auto-generated)", what);
+      AWE_TRY(awe_row_opt_int(r, "n_segments", what, 0, &x->n_segments, err));
+      AWE_TRY(read_line_props(s, r, what, &x->props, err));
+    }
+    AWE_TRY(awe_row_opt_double(r, "init_stretched_length", what, NAN, &x->init_stretched_length,
+                           err));
+    if (isnan(x->init_stretched_length) && awe_row_get(r, "init_len")) {
+      AWE_TRY(awe_row_opt_double(r, "init_len", what, NAN, &x->init_stretched_length, err));
+    }
+    AWE_TRY(awe_row_opt_double(r, "init_tether_force", what, NAN, &x->init_tether_force, err));
+    AWE_TRY(awe_row_opt_double(r, "init_stretch_frac", what, NAN, &x->init_stretch_frac, err));
+    const awe_ynode *iu = awe_row_get(r, "init_unstretched_length");
+    if (!awe_ynode_is_nothing(iu))
+      return awe_err_at(err, AWE_EINVAL, &iu->loc,
+                        "%s: init_unstretched_length is no longer supported (SymbolicAWEModels "
+                        "v0.11); give init_stretched_length and init_tether_force or "
+                        "init_stretch_frac", what);
+  }
+  return AWE_OK;
+}
+
+
+/* ---- winches ------------------------------------------------------------------------------ */
+
+static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "tether_idxs", "tethers",
+                                     "winch_point", "init_vel", "brake", "speed_controlled",
+                                     "friction_epsilon", "model"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "winches", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->nwinch = t.nrow;
+  ss->winches = awe_spec_alloc(s, sizeof(awe_winch_spec) * (size_t)(t.nrow + 1));
+  if (!ss->winches) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_winch_spec *x = &ss->winches[i];
+    AWE_TRY(row_name(s, r, &x->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "winch '%s'", x->name);
+    x->loc = r->node->loc;
+    static const char *const tcols[] = {"tether_idxs", "tethers"};
+    const awe_ynode *tl = awe_row_get_any(r, tcols, 2);
+    snprintf(w, sizeof(w), "%s: tether_idxs", what);
+    AWE_TRY(awe_parse_ref_list(s, tl, w, &x->tethers, &x->ntether, err));
+    if (x->ntether == 0)
+      return awe_err_at(err, AWE_EINVAL, tl ? &tl->loc : &r->node->loc,
+                        "%s: needs at least one tether (tether_idxs)", what);
+    snprintf(w, sizeof(w), "%s: winch_point", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "winch_point"), w, &x->point, err));
+    AWE_TRY(awe_row_opt_double(r, "init_vel", what, 0.0, &x->init_vel, err));
+    AWE_TRY(awe_row_opt_bool(r, "brake", what, 0, &x->brake, err));
+    AWE_TRY(awe_row_opt_bool(r, "speed_controlled", what, 0, &x->speed_controlled, err));
+    AWE_TRY(awe_row_opt_double(r, "friction_epsilon", what, 6.0, &x->friction_epsilon, err));
+  }
+  return AWE_OK;
+}
+
+
+/* ---- wings -------------------------------------------------------------------------------- */
+
+static const enum_name wing_types[] = {
+    {"RIGID_DYNAMICS", AWE_WING_RIGID},       {"QUATERNION", AWE_WING_RIGID},
+    {"PARTICLE_DYNAMICS", AWE_WING_PARTICLE}, {"REFINE", AWE_WING_PARTICLE}};
+
+/* aero_mode spellings are case- and underscore-insensitive: normalise before matching */
+awe_status awe_spec_parse_aero_mode(const awe_ynode *n, const char *what, awe_aero_mode *out,
+                                    awe_err *err) {
+  if (awe_ynode_is_nothing(n)) {
+    *out = AWE_AERO_DEFAULT;
+    return AWE_OK;
+  }
+  char norm[64] = "";
+  if (n->kind == AWE_Y_SCALAR) {
+    size_t k = 0;
+    for (const char *c = n->str; *c && k < sizeof(norm) - 1; c++) {
+      if (*c == '_' || *c == '(' || *c == ')') continue;
+      norm[k++] = (char)((*c >= 'A' && *c <= 'Z') ? *c - 'A' + 'a' : *c);
+    }
+    norm[k] = 0;
+  }
+  const char *p = !strncmp(norm, "aero", 4) ? norm + 4 : norm;
+  if (!strcmp(p, "none")) *out = AWE_AERO_NONE;
+  else if (!strcmp(p, "direct")) *out = AWE_AERO_DIRECT;
+  else if (!strcmp(p, "linearized")) *out = AWE_AERO_LINEARIZED;
+  else if (!strcmp(p, "plate") || !strcmp(p, "continuous"))
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "%s '%s' is not supported by awesim yet (use AeroLinearized, "
+                      "AeroDirect or AeroNone)", what, n->str);
+  else {
+    char d[64];
+    awe_ynode_describe(n, d, sizeof(d));
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "%s: unknown aero_mode %s (allowed: AeroNone, AeroDirect, AeroLinearized)",
+                      what, d);
+  }
+  return AWE_OK;
+}
+
+
+static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {
+      "name", "idx", "id", "dynamics_type", "type", "aero_mode", "twist_surfaces", "groups",
+      "stations", "point_idxs", "point_ids", "transform_idx", "origin_idx", "z_ref_points",
+      "y_ref_points", "y_damping", "angular_damping", "aero_scale_chord", "aero_z_offset",
+      "pos_cad", "ground_point"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "wings", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->nwing = t.nrow;
+  ss->wings = awe_spec_alloc(s, sizeof(awe_wing_spec) * (size_t)(t.nrow + 1));
+  if (!ss->wings) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_wing_spec *x = &ss->wings[i];
+    AWE_TRY(row_name(s, r, &x->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "wing '%s'", x->name);
+    x->loc = r->node->loc;
+    const awe_ynode *tn = awe_row_get(r, "dynamics_type");
+    if (awe_ynode_is_nothing(tn)) {
+      tn = awe_row_get(r, "type");
+      if (!awe_ynode_is_nothing(tn))
+        awe_warn(&s->warnings, &tn->loc, "%s: 'type' is deprecated, use 'dynamics_type'", what);
+    }
+    if (awe_ynode_is_nothing(tn))
+      return awe_err_at(err, AWE_EINVAL, &r->node->loc,
+                        "%s: dynamics_type is required (RIGID_DYNAMICS or PARTICLE_DYNAMICS)",
+                        what);
+    int ty;
+    snprintf(w, sizeof(w), "%s: dynamics_type", what);
+    AWE_TRY(parse_enum(tn, w, wing_types, AWE_ARRLEN(wing_types), 0, 1, &ty, err));
+    x->type = (awe_wing_type)ty;
+    x->type_given = 1;
+    snprintf(w, sizeof(w), "%s: aero_mode", what);
+    AWE_TRY(awe_spec_parse_aero_mode(awe_row_get(r, "aero_mode"), w, &x->aero_mode, err));
+    static const char *const gcols[] = {"twist_surfaces", "groups", "stations"};
+    snprintf(w, sizeof(w), "%s: twist_surfaces", what);
+    AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, gcols, 3), w, &x->groups, &x->ngroup, err));
+    static const char *const pcols[] = {"point_idxs", "point_ids"};
+    snprintf(w, sizeof(w), "%s: point_idxs", what);
+    AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, pcols, 2), w, &x->points, &x->npoint, err));
+    snprintf(w, sizeof(w), "%s: transform_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &x->transform, err));
+    snprintf(w, sizeof(w), "%s: origin_idx", what);
+    AWE_TRY(awe_parse_wref(s, awe_row_get(r, "origin_idx"), w, &x->origin, err));
+    static const char *const refs[2] = {"z_ref_points", "y_ref_points"};
+    for (int k = 0; k < 2; k++) {
+      const awe_ynode *c = awe_row_get(r, refs[k]);
+      awe_wref *pair = k == 0 ? x->z_ref : x->y_ref;
+      if (awe_ynode_is_nothing(c)) continue;
+      snprintf(w, sizeof(w), "%s: %s", what, refs[k]);
+      if (c->kind != AWE_Y_SEQ || c->n != 2)
+        return awe_err_at(err, AWE_EINVAL, &c->loc, "%s: expected a pair [from, to]", w);
+      AWE_TRY(awe_parse_wref(s, c->items[0], w, &pair[0], err));
+      AWE_TRY(awe_parse_wref(s, c->items[1], w, &pair[1], err));
+    }
+    AWE_TRY(awe_row_opt_double(r, "y_damping", what, 150.0, &x->y_damping, err));
+    AWE_TRY(awe_row_opt_double(r, "angular_damping", what, 0.0, &x->angular_damping, err));
+    AWE_TRY(awe_row_opt_double(r, "aero_scale_chord", what, 0.0, &x->aero_scale_chord, err));
+    AWE_TRY(awe_row_opt_double(r, "aero_z_offset", what, 0.0, &x->aero_z_offset, err));
+    const awe_ynode *pc = awe_row_get(r, "pos_cad");
+    if (!awe_ynode_is_nothing(pc)) {
+      snprintf(w, sizeof(w), "%s: pos_cad", what);
+      AWE_TRY(awe_ynode_vec(pc, w, 3, x->pos_cad, err));
+      x->has_pos_cad = 1;
+    }
+    /* awesim extension: a point (name or 1-based index) or a world position [x, y, z] */
+    const awe_ynode *gp = awe_row_get(r, "ground_point");
+    if (!awe_ynode_is_nothing(gp)) {
+      snprintf(w, sizeof(w), "%s: ground_point", what);
+      x->ground_loc = gp->loc;
+      if (gp->kind == AWE_Y_SEQ) {
+        AWE_TRY(awe_ynode_vec(gp, w, 3, x->ground_pos, err));
+        x->has_ground_pos = 1;
+      } else {
+        AWE_TRY(awe_parse_ref(s, gp, w, &x->ground_point, err));
+      }
+    }
+  }
+  return AWE_OK;
+}
+
+
+/* ---- transforms --------------------------------------------------------------------------- */
+
+static awe_status read_transforms(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {
+      "name", "idx", "id", "elevation", "azimuth", "heading", "elevation_vel", "azimuth_vel",
+      "turn_rate", "base_pos", "base_point_idx", "base_transform_idx", "wing_idx",
+      "rot_point_idx"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "transforms", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->ntransform = t.nrow;
+  ss->transforms = awe_spec_alloc(s, sizeof(awe_transform_spec) * (size_t)(t.nrow + 1));
+  if (!ss->transforms) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  const double deg = M_PI / 180.0;
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_transform_spec *x = &ss->transforms[i];
+    AWE_TRY(row_name(s, r, &x->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "transform '%s'", x->name);
+    x->loc = r->node->loc;
+    AWE_TRY(awe_row_req_double(r, "elevation", what, &x->elevation, err));
+    AWE_TRY(awe_row_req_double(r, "azimuth", what, &x->azimuth, err));
+    AWE_TRY(awe_row_req_double(r, "heading", what, &x->heading, err));
+    AWE_TRY(awe_row_opt_double(r, "elevation_vel", what, 0.0, &x->elevation_vel, err));
+    AWE_TRY(awe_row_opt_double(r, "azimuth_vel", what, 0.0, &x->azimuth_vel, err));
+    AWE_TRY(awe_row_opt_double(r, "turn_rate", what, 0.0, &x->turn_rate, err));
+    x->elevation *= deg;
+    x->azimuth *= deg;
+    x->heading *= deg;
+    x->elevation_vel *= deg;
+    x->azimuth_vel *= deg;
+    x->turn_rate *= deg;
+    const awe_ynode *bp = awe_row_get(r, "base_pos");
+    if (!awe_ynode_is_nothing(bp)) {
+      snprintf(w, sizeof(w), "%s: base_pos", what);
+      AWE_TRY(awe_ynode_vec(bp, w, 3, x->base_pos, err));
+      x->has_base_pos = 1;
+    }
+    snprintf(w, sizeof(w), "%s: base_point_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "base_point_idx"), w, &x->base_point, err));
+    snprintf(w, sizeof(w), "%s: base_transform_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "base_transform_idx"), w, &x->base_transform, err));
+    snprintf(w, sizeof(w), "%s: wing_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &x->wing, err));
+    snprintf(w, sizeof(w), "%s: rot_point_idx", what);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, "rot_point_idx"), w, &x->rot_point, err));
+  }
+  return AWE_OK;
+}
+
+
+/* ---- the file ----------------------------------------------------------------------------- */
+
+awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const char *path,
+                                   awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  ss->path = awe_spec_strdup(s, path);
+  if (!root || root->kind == AWE_Y_NULL)
+    return root ? awe_err_at(err, AWE_EINVAL, &root->loc, "the structural geometry file is empty")
+                : awe_err_set(err, AWE_EINVAL, "%s: the structural geometry file is empty", path);
+  if (root->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, &root->loc,
+                      "structural geometry must be a mapping of blocks (points, segments, ...)");
+  static const char *const blocks[] = {
+      "materials", "elements", "segment_properties", "points", "segments", "pulleys", "groups",
+      "twist_surfaces", "stations", "tethers", "winches", "wings", "transforms"};
+  static const char *const unsupported[] = {"bodies", "elastic_joints", "timoshenko_joints",
+                                            "surfaces", "metadata", "variables"};
+  for (int i = 0; i < root->n; i++) {
+    const char *k = root->keys[i]->str;
+    int known = 0;
+    for (int j = 0; j < AWE_ARRLEN(blocks) && !known; j++) known = !strcmp(blocks[j], k);
+    for (int j = 0; j < AWE_ARRLEN(unsupported); j++)
+      if (!strcmp(unsupported[j], k))
+        return awe_err_at(err, AWE_EINVAL, &root->keys[i]->loc,
+                          "block '%s' (SymbolicAWEModels %s) is not supported by awesim yet", k,
+                          !strcmp(k, "surfaces") ? "AeroPlate wings" : "structure documents");
+    if (!known) {
+      const char *best = awe_closest(k, blocks, AWE_ARRLEN(blocks));
+      awe_warn(&s->warnings, &root->keys[i]->loc, "unknown block '%s' is ignored%s%s%s", k,
+               best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    }
+  }
+  int ngroups_blocks = !!awe_ymap_get(root, "groups") + !!awe_ymap_get(root, "twist_surfaces") +
+                       !!awe_ymap_get(root, "stations");
+  if (ngroups_blocks > 1)
+    return awe_err_at(err, AWE_EINVAL, &root->loc,
+                      "give only one of 'groups', 'twist_surfaces', 'stations' (same block)");
+  static const char *const mats[] = {"materials", "elements", "segment_properties"};
+  for (int j = 0; j < 3; j++)
+    if (awe_ymap_get(root, mats[j])) AWE_TRY(read_materials(s, awe_ymap_get(root, mats[j]), mats[j], err));
+  const awe_ynode *pts = awe_ymap_get(root, "points");
+  if (!pts)
+    return awe_err_at(err, AWE_EINVAL, &root->loc, "the structure has no 'points' block");
+  AWE_TRY(read_points(s, pts, err));
+  if (ss->npoint == 0)
+    return awe_err_at(err, AWE_EINVAL, &pts->loc, "points: the structure needs at least one point");
+  AWE_TRY(read_segments(s, awe_ymap_get(root, "segments"), err));
+  AWE_TRY(read_pulleys(s, awe_ymap_get(root, "pulleys"), err));
+  const char *gname = awe_ymap_get(root, "twist_surfaces") ? "twist_surfaces"
+                      : awe_ymap_get(root, "stations")     ? "stations"
+                                                           : "groups";
+  AWE_TRY(read_groups(s, awe_ymap_get(root, gname), gname, err));
+  AWE_TRY(read_tethers(s, awe_ymap_get(root, "tethers"), err));
+  AWE_TRY(read_winches(s, awe_ymap_get(root, "winches"), err));
+  AWE_TRY(read_wings(s, awe_ymap_get(root, "wings"), err));
+  AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
+  return AWE_OK;
+}

@@ -1,0 +1,218 @@
+/* model.h: the immutable model, built once from a spec (see model_build.c).
+ *
+ * Layout after MuJoCo's mjModel: sizes, then one array per component field named
+ * <component>_<field>, indexed 0..n-1 in YAML order (auto-generated tether points and
+ * segments are appended after the declared ones). Lists per component (a tether's segments,
+ * a winch's tethers, a group's points) are stored CSR-style: <c>_<list>_adr[i] is the first
+ * entry in <c>_<list>[] and <c>_<list>_num[i] the count.
+ *
+ * Nothing here changes after awe_model_build returns: integrated quantities live in the state
+ * vector y (layout in m->reg.state), scratch in the workspace.
+ */
+#ifndef AWE_MODEL_H
+#define AWE_MODEL_H
+
+#include "aero/airfoil.h"
+#include "model/registry.h"
+#include "io/settings.h"
+#include "io/spec.h"
+#include "util/status.h"
+#include "aero/vsm_settings.h"
+
+/* Atmosphere, wind and gravity (physics.md §1). */
+typedef struct {
+  double g;               /* gravitational acceleration [m/s^2] */
+  double rho_0;           /* air density at sea level [kg/m^3] */
+  double temp_ref;        /* [degC] */
+  double height_gnd;      /* [m] */
+  double h_ref;           /* reference height of v_wind [m] */
+  double alpha;           /* power-law exponent [-] */
+  double z0;              /* roughness length [m] */
+  int profile_law;        /* 0 uniform, 1 EXP, 2 LOG, 3 EXPLOG */
+  double v_wind;          /* wind speed at h_ref [m/s] */
+  double wind_dir[3];     /* unit vector the wind blows toward (ENU) */
+  double cd_tether;       /* tether drag coefficient [-] */
+} awe_env;
+
+/* Fallback stepper of a model built without run options; a scenario that names no stepper
+ * gets awe_default_solver(m) (solver_default.h), chosen per model class. */
+#define AWE_DEFAULT_SOLVER "msbdf"
+
+/* Run options (scenario `run:` merged with settings). */
+typedef struct {
+  double duration;        /* [s] */
+  double dt;              /* log interval [s] */
+  char solver[16];        /* GSL stepper name */
+  int jacobian_fd;        /* run.jacobian = fd: finite differences only (jacobian.h) */
+  double abs_tol, rel_tol;
+  double max_step;        /* [s] */
+  int vsm_interval;       /* log steps between aero refreshes, 0 = only at init */
+  int steady_state;
+  double steady_state_time; /* [s] */
+  double min_step;        /* step-size floor [s]; 0 = 1e-12 max(1, |t|) (guard.h) */
+  double max_wall_time;   /* [s] of wall time; 0 = no limit */
+  double max_steps;       /* integrator steps, accepted + rejected (guard.h) */
+} awe_opt;
+
+/* A scheduled input, resolved to an input-vector element. */
+typedef struct {
+  int u_index;            /* scalar index into u */
+  awe_input_spec sig;     /* the signal (table arrays live in the model pool) */
+} awe_signal;
+
+/* A controller, resolved to output-vector (measured) and input-vector (driven) elements
+ * (controller.h). */
+typedef struct {
+  awe_controller_spec cfg;  /* the scenario's settings (strings and arrays in the model pool) */
+  double period;            /* [s] */
+  int *meas_y;              /* [cfg.nmeasure] measured elements of the output vector */
+  int *out_u;               /* [cfg.noutput] driven elements of the input vector */
+  int y_setpoint, y_measure, y_error, y_output, y_phase; /* logged channels, -1 = none */
+  int *y_ext;               /* external: [cfg.noutput] logged outputs */
+  int wing, winch;          /* figure_eight wing, pumping winch; -1 */
+  int winch_u;              /* pumping: the winch's torque (or speed) input element */
+  double winch_ratio;       /* pumping: drum radius / gear ratio [m] */
+  const char *cwd;          /* external: the scenario's folder */
+} awe_ctrl;
+
+typedef struct awe_model {
+  int npoint, nsegment, ntether, nwinch, npulley, ngroup, nwing, nsection, nairfoil;
+
+  /* names, YAML order */
+  const char **point_name, **segment_name, **tether_name, **winch_name, **pulley_name,
+      **group_name, **wing_name;
+
+  /* points */
+  awe_point_type *point_type;
+  int *point_wing;            /* wing index or -1 */
+  int *point_transform;       /* transform index (into spec->structure.transforms) or -1 */
+  double *point_pos_cad;      /* [3n] CAD position [m] */
+  double *point_pos0;         /* [3n] initial world position (tether lengths, transforms) */
+  double *point_vel0;         /* [3n] initial world velocity [m/s] */
+  double *point_extra_mass;   /* [kg] */
+  double *point_mass0;        /* extra mass + half of each attached segment, at init [kg] */
+  double *point_bfd, *point_wfd; /* [3n] body/world frame damping [1/s] */
+  double *point_area;         /* drag area [m^2] */
+  double *point_cd;           /* drag coefficient [-] */
+
+  /* segments */
+  int *segment_p;             /* [2n] end points i, j */
+  double *segment_l0;         /* rest length at init [m] */
+  double *segment_diameter;   /* [m] */
+  double *segment_unit_k;     /* E*A [N] */
+  double *segment_unit_c;     /* damping * length [N s] */
+  double *segment_compression_frac; /* stiffness factor when slack [-] */
+  double *segment_density;    /* [kg/m^3] */
+  int *segment_tether;        /* tether index or -1 */
+  int *segment_pulley;        /* pulley index or -1 */
+  int *segment_pulley_leg;    /* 0 or 1 */
+  unsigned char *segment_wing_internal; /* both ends WING points of one wing: no drag */
+
+  /* tethers: segments in chain order from the start point */
+  int *tether_seg_adr, *tether_seg_num, *tether_segs;
+  int *tether_start, *tether_end; /* end points */
+  double *tether_len0;        /* unstretched length at init [m] */
+  double *tether_stretched0;  /* stretched (placed) length at init [m] */
+  int *tether_winch;          /* winch index or -1 */
+
+  /* winches */
+  int *winch_tether_adr, *winch_tether_num, *winch_tethers;
+  int *winch_point;
+  double *winch_drum_radius;  /* [m] */
+  double *winch_gear_ratio;   /* [-] */
+  double *winch_inertia;      /* inertia seen from the motor [kg m^2] */
+  double *winch_f_coulomb;    /* [N] */
+  double *winch_c_vf;         /* [N s/m] */
+  double *winch_friction_eps; /* smooth sign epsilon [rad/s] */
+  double *winch_init_vel;     /* [m/s] */
+  int *winch_brake0;          /* braked at start */
+  int *winch_speed_controlled;
+
+  /* pulleys */
+  int *pulley_seg;            /* [2n] */
+  awe_dyn_type *pulley_type;
+  double *pulley_sum_len;     /* l0_1 + l0_2 [m] */
+  double *pulley_len0;        /* initial rest length of leg 1 [m] */
+
+  /* groups (twist surfaces) */
+  int *group_point_adr, *group_point_num, *group_points;
+  awe_dyn_type *group_type;
+  double *group_moment_frac, *group_damping;
+  int *group_wing;            /* -1 if no wing lists it */
+
+  /* wings */
+  awe_wing_type *wing_type;
+  awe_aero_mode *wing_aero_mode;
+  int *wing_group_adr, *wing_group_num, *wing_groups;
+  int *wing_point_adr, *wing_point_num, *wing_points;  /* points with wing_idx == this wing */
+  int *wing_origin_adr, *wing_origin_num, *wing_origin_pts; /* weighted origin */
+  double *wing_origin_w;
+  int *wing_ref_adr, *wing_ref_num, *wing_ref_pts;    /* 4 weighted sets: z1, z2, y1, y2 */
+  double *wing_ref_w;                                  /* (set k of wing i at adr[4i+k]) */
+  double *wing_y_damping, *wing_angular_damping, *wing_aero_scale_chord, *wing_aero_z_offset;
+  int *wing_transform;        /* transform index or -1 */
+  double *wing_mass;          /* sum of its points' masses [kg] */
+  int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */
+  double *wing_ground;        /* [3n] ground station, world [m]: the base of the wing's angles */
+
+  /* aero geometry (shared by all wings in this version) */
+  double *section_le, *section_te; /* [3 nsection] CAD [m] */
+  int *section_airfoil;       /* index into airfoils */
+  awe_airfoil *airfoils;      /* polar arrays live in the model pool */
+  awe_vsm_settings vsm;
+
+  awe_env env;
+  awe_opt opt;
+  awe_settings settings;      /* the merged settings, for reference */
+
+  /* scheduled inputs */
+  int nsignal;
+  awe_signal *signals;
+
+  /* closed-loop controllers, in the order they run */
+  int nctrl;
+  awe_ctrl *ctrl;
+
+  /* variable registry: state layout, inputs, outputs */
+  awe_registry reg;
+
+  const char *name;           /* scenario name */
+  struct awe_pool *pool;      /* owns every array above */
+} awe_model;
+
+/* Build a model from a spec. Resolves names, expands auto tethers, applies materials and
+ * settings defaults, derives masses, places the system (tether lengths, transforms), lays out
+ * the state vector, then validates (model_validate.c). Warnings go to warn.
+ * Returns NULL on failure with err set. */
+awe_model *awe_model_build(const awe_spec *s, awe_diag *warn, awe_err *err);
+void awe_model_free(awe_model *m);
+
+/* Validation rules of SymbolicAWEModels' validate_sys_struct plus awesim's own checks. */
+awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *warn,
+                              awe_err *err);
+
+/* Place the system: tether init lengths and transforms (init_place.c). Called by the builder
+ * on a model under construction. */
+awe_status awe_model_place(awe_model *m, const awe_spec *s, awe_diag *warn, awe_err *err);
+
+/* Ground station of every wing (ground_station.c): its ground_point, or the STATIC end of the
+ * line chain that holds it. Called by the builder after placement. */
+awe_status awe_model_ground_stations(awe_model *m, const awe_spec *s, awe_err *err);
+
+/* Register states, inputs and outputs (layout.c). Called by the builder. */
+awe_status awe_model_layout(awe_model *m, awe_err *err);
+
+/* Output channels inputs.<name> for the scheduled inputs (layout.c). Called after the signals
+ * are resolved. */
+awe_status awe_model_layout_inputs(awe_model *m, awe_err *err);
+
+/* Index lookups by name; -1 if absent. */
+int awe_model_find_point(const awe_model *m, const char *name);
+int awe_model_find_segment(const awe_model *m, const char *name);
+int awe_model_find_winch(const awe_model *m, const char *name);
+int awe_model_find_tether(const awe_model *m, const char *name);
+
+/* Total mass of all non-static points [kg]. */
+double awe_model_total_mass(const awe_model *m);
+
+#endif

@@ -1,0 +1,985 @@
+/* integrate.c: GSL odeiv2 driver wrapper, coloured finite-difference Jacobian, life cycle.
+ *
+ * Method notes: see integrate.h. GSL odeiv2 (GSL manual §27): gsl_odeiv2_driver with a
+ * standard (y) error control, |err_i| <= abs_tol + rel_tol |y_i|.
+ */
+#include "solve/integrate.h"
+#include "io/solver_names.h"
+
+#include <float.h>
+#include <gsl/gsl_odeiv2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/aero_coupling.h"
+#include "control/controller.h"
+#include "model/input_signal.h"
+#include "solve/jac_color.h"
+#include "engine/jacobian.h"
+#include "engine/outputs.h"
+#include "solve/step_trbdf2.h"
+#include "solve/steady.h"
+#include "aero/vsm.h"
+#include "engine/winch.h"
+#include "engine/wing.h"
+
+/* ---- stepper table ---- */
+
+typedef struct {
+  const char *name;
+  const gsl_odeiv2_step_type *const *type;
+  int implicit;
+} stepper_entry;
+
+/* derived from the one list of steppers (solver_names.h) */
+#define STEP_TYPE_gsl(name) &gsl_odeiv2_step_##name
+#define STEP_TYPE_awe(name) &awe_step_##name
+#define STEP_ENTRY(name, implicit, origin) {#name, STEP_TYPE_##origin(name), implicit},
+static const stepper_entry STEPPERS[] = {AWE_SOLVERS(STEP_ENTRY)};
+#undef STEP_ENTRY
+#define NSTEPPER ((int)(sizeof(STEPPERS) / sizeof(STEPPERS[0])))
+
+
+static const stepper_entry *find_stepper(const char *name) {
+  for (int i = 0; i < NSTEPPER; i++)
+    if (!strcmp(STEPPERS[i].name, name)) return &STEPPERS[i];
+  return NULL;
+}
+
+
+int awe_solver_implicit(const char *name) {
+  const stepper_entry *e = find_stepper(name);
+  return e ? e->implicit : -1;
+}
+
+/* ---- integrator ---- */
+
+struct awe_integrator {
+  awe_ctx *ctx;              /* borrowed; GSL params of the rhs */
+  const stepper_entry *st;
+  gsl_odeiv2_system sys;
+  gsl_odeiv2_driver *d;
+  int n;
+  int nquat, multistep;      /* rigid wings (quaternion states); a multistep stepper */
+  unsigned long count0, failed0; /* evolve counters already added to the statistics */
+  awe_guard *guard;          /* borrowed, or NULL (guard.h) */
+  double *xmax;              /* [n] physically possible |y| (awe_guard_bounds) */
+  double atol, rtol;
+  /* sparse Jacobian: colours, and per column the rows that depend on it (CSR) */
+  int ncolor;
+  int *color_adr, *color_num, *color_cols;
+  int *col_row_adr, *col_row_num, *col_rows;
+  double *yp, *f0, *f1;
+  awe_jac_an *an;            /* analytic columns (jacobian.h), NULL with run.jacobian = fd */
+};
+
+
+/* ---- sparsity pattern from the topology ---- */
+
+typedef struct {
+  int nb;                    /* blocks */
+  int *blk_of_x;             /* [n] block of each state element */
+  int *blk_adr, *blk_size;   /* first state element, size */
+  unsigned char *dep;        /* [nb * nb] dep[r * nb + c]: rows of r depend on block c */
+  int *cluster;              /* [nqs] cluster of each quasi-static unknown (point: first elem) */
+  unsigned char *cdep;       /* [ncl * nb] blocks a cluster depends on */
+  int ncl;
+} pattern;
+
+
+/* block of point i: its own state, or the block of the rigid wing it rides on */
+static int point_block(const awe_model *m, const awe_work *w, const pattern *p, int i) {
+  if (w->point_x[i] >= 0) return p->blk_of_x[w->point_x[i]];
+  if (w->point_slave[i] && w->wing_x[m->point_wing[i]] >= 0)
+    return p->blk_of_x[w->wing_x[m->point_wing[i]]];
+  return -1;
+}
+
+
+/* component key of a state variable: a rigid wing and its groups form one block */
+static void var_key(const awe_model *m, const awe_var *v, const char **g, int *c) {
+  *g = v->group;
+  *c = v->comp_index;
+  if (!strcmp(v->group, "groups")) {
+    *g = "wings";
+    *c = m->group_wing[v->comp_index];
+  }
+}
+
+
+/* union-find over the quasi-static unknowns */
+static int uf_find(int *par, int a) {
+  while (par[a] != a) {
+    par[a] = par[par[a]];
+    a = par[a];
+  }
+  return a;
+}
+
+
+static void uf_union(int *par, int a, int b) {
+  a = uf_find(par, a);
+  b = uf_find(par, b);
+  if (a != b) par[a < b ? b : a] = a < b ? a : b;
+}
+
+
+/* mark in row[] the blocks segment s depends on, skipping quasi-static cluster `skip` */
+static void seg_deps(const awe_model *m, const awe_work *w, const pattern *p, int s,
+                     unsigned char *row, int skip) {
+  for (int e = 0; e < 2; e++) {
+    int i = m->segment_p[2 * s + e];
+    int b = point_block(m, w, p, i);
+    if (b >= 0) row[b] = 1;
+    if (w->point_qs[i] >= 0) {
+      int c = p->cluster[w->point_qs[i]];
+      if (c != skip)
+        for (int k = 0; k < p->nb; k++) row[k] |= p->cdep[c * p->nb + k];
+    }
+  }
+  int t = m->segment_tether[s];
+  if (t >= 0 && w->tether_x[t] >= 0) row[p->blk_of_x[w->tether_x[t]]] = 1;
+  int pu = m->segment_pulley[s];
+  if (pu >= 0 && w->pulley_x[pu] >= 0) row[p->blk_of_x[w->pulley_x[pu]]] = 1;
+  if (pu >= 0 && w->pulley_qs[pu] >= 0) {
+    int c = p->cluster[w->pulley_qs[pu]];
+    if (c != skip)
+      for (int k = 0; k < p->nb; k++) row[k] |= p->cdep[c * p->nb + k];
+  }
+}
+
+
+static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
+  int n = w->nx;
+  memset(p, 0, sizeof(*p));
+  p->blk_of_x = malloc(sizeof(int) * (size_t)(n + 1));
+  p->blk_adr = malloc(sizeof(int) * (size_t)(n + 1));
+  p->blk_size = malloc(sizeof(int) * (size_t)(n + 1));
+  if (!p->blk_of_x || !p->blk_adr || !p->blk_size) return -1;
+  /* blocks = registry variables of a component: pos+vel of a point, len+vel of a pulley */
+  const awe_varlist *x = &m->reg.state;
+  for (int k = 0; k < x->n; k++) {
+    const awe_var *v = &x->v[k];
+    int joined = p->nb > 0 && (!strcmp(v->var, "vel")) && k > 0 &&
+                 x->v[k - 1].comp_index == v->comp_index && !strcmp(x->v[k - 1].group, v->group) &&
+                 strcmp(v->group, "winches") != 0;
+    if (k > 0 && p->nb > 0) {
+      const char *g0, *g1;
+      int c0, c1;
+      var_key(m, &x->v[k - 1], &g0, &c0);
+      var_key(m, v, &g1, &c1);
+      if (!strcmp(g1, "wings") && !strcmp(g0, "wings") && c0 == c1) joined = 1;
+    }
+    if (!joined) {
+      p->blk_adr[p->nb] = v->offset;
+      p->blk_size[p->nb] = 0;
+      p->nb++;
+    }
+    for (int j = 0; j < v->dim; j++) p->blk_of_x[v->offset + j] = p->nb - 1;
+    p->blk_size[p->nb - 1] += v->dim;
+  }
+  int nb = p->nb;
+  p->dep = calloc((size_t)nb * (size_t)nb + 1, 1);
+  if (!p->dep) return -1;
+
+  /* quasi-static clusters */
+  int nqs = w->nqs;
+  if (nqs > 0) {
+    int *par = malloc(sizeof(int) * (size_t)nqs);
+    p->cluster = malloc(sizeof(int) * (size_t)nqs);
+    if (!par || !p->cluster) {
+      free(par);
+      return -1;
+    }
+    for (int k = 0; k < nqs; k++) par[k] = k;
+    for (int s = 0; s < m->nsegment; s++) {
+      int qa = w->point_qs[m->segment_p[2 * s]], qb = w->point_qs[m->segment_p[2 * s + 1]];
+      int pu = m->segment_pulley[s];
+      int qp = pu >= 0 ? w->pulley_qs[pu] : -1;
+      if (qa >= 0 && qb >= 0) uf_union(par, qa, qb);
+      if (qp >= 0 && qa >= 0) uf_union(par, qp, qa);
+      if (qp >= 0 && qb >= 0) uf_union(par, qp, qb);
+    }
+    /* number the clusters */
+    int *id = malloc(sizeof(int) * (size_t)nqs);
+    if (!id) {
+      free(par);
+      return -1;
+    }
+    for (int k = 0; k < nqs; k++) id[k] = -1;
+    for (int k = 0; k < nqs; k++) {
+      int r = uf_find(par, k);
+      if (id[r] < 0) id[r] = p->ncl++;
+      p->cluster[k] = id[r];
+    }
+    free(id);
+    free(par);
+    p->cdep = calloc((size_t)p->ncl * (size_t)nb + 1, 1);
+    if (!p->cdep) return -1;
+    for (int s = 0; s < m->nsegment; s++) {
+      int cl[3] = {-1, -1, -1};
+      int qa = w->point_qs[m->segment_p[2 * s]], qb = w->point_qs[m->segment_p[2 * s + 1]];
+      int pu = m->segment_pulley[s];
+      if (qa >= 0) cl[0] = p->cluster[qa];
+      if (qb >= 0) cl[1] = p->cluster[qb];
+      if (pu >= 0 && w->pulley_qs[pu] >= 0) cl[2] = p->cluster[w->pulley_qs[pu]];
+      for (int e = 0; e < 3; e++)
+        if (cl[e] >= 0) seg_deps(m, w, p, s, p->cdep + cl[e] * nb, cl[e]);
+    }
+  }
+
+  /* point rows */
+  for (int i = 0; i < m->npoint; i++) {
+    int r = point_block(m, w, p, i);
+    if (r < 0) continue;
+    unsigned char *row = p->dep + r * nb;
+    row[r] = 1;
+    for (int k = 0; k < w->point_seg_num[i]; k++)
+      seg_deps(m, w, p, w->point_segs[w->point_seg_adr[i] + k], row, -1);
+    int wi = m->point_wing[i];
+    if (wi >= 0) {
+      /* body-frame damping and particle-wing aerodynamics follow the wing's origin and frame */
+      for (int k = 0; k < m->wing_origin_num[wi]; k++) {
+        int b = point_block(m, w, p, m->wing_origin_pts[m->wing_origin_adr[wi] + k]);
+        if (b >= 0) row[b] = 1;
+      }
+      for (int set = 0; set < 4; set++)
+        for (int k = 0; k < m->wing_ref_num[4 * wi + set]; k++) {
+          int b = point_block(m, w, p, m->wing_ref_pts[m->wing_ref_adr[4 * wi + set] + k]);
+          if (b >= 0) row[b] = 1;
+        }
+    }
+  }
+  /* tether rows: d len/dt = winch speed */
+  for (int t = 0; t < m->ntether; t++) {
+    if (w->tether_x[t] < 0) continue;
+    int r = p->blk_of_x[w->tether_x[t]], wi = m->tether_winch[t];
+    if (wi >= 0 && w->winch_x[wi] >= 0) p->dep[r * nb + p->blk_of_x[w->winch_x[wi]]] = 1;
+  }
+  /* winch rows: own speed, and the segments at the winch point */
+  for (int wi = 0; wi < m->nwinch; wi++) {
+    if (w->winch_x[wi] < 0) continue;
+    int r = p->blk_of_x[w->winch_x[wi]];
+    unsigned char *row = p->dep + r * nb;
+    row[r] = 1;
+    for (int k = 0; k < m->winch_tether_num[wi]; k++) {
+      int t = m->winch_tethers[m->winch_tether_adr[wi] + k];
+      for (int j = 0; j < m->tether_seg_num[t]; j++) {
+        int s = m->tether_segs[m->tether_seg_adr[t] + j];
+        if (m->segment_p[2 * s] == m->winch_point[wi] ||
+            m->segment_p[2 * s + 1] == m->winch_point[wi])
+          seg_deps(m, w, p, s, row, -1);
+      }
+    }
+  }
+  /* pulley rows */
+  for (int pu = 0; pu < m->npulley; pu++) {
+    if (w->pulley_x[pu] < 0) continue;
+    int r = p->blk_of_x[w->pulley_x[pu]];
+    unsigned char *row = p->dep + r * nb;
+    row[r] = 1;
+    seg_deps(m, w, p, m->pulley_seg[2 * pu], row, -1);
+    seg_deps(m, w, p, m->pulley_seg[2 * pu + 1], row, -1);
+  }
+  return 0;
+}
+
+
+static void free_pattern(pattern *p) {
+  free(p->blk_of_x);
+  free(p->blk_adr);
+  free(p->blk_size);
+  free(p->dep);
+  free(p->cluster);
+  free(p->cdep);
+}
+
+
+/* colours on the pattern (jac_color.h) of the columns not in skip (NULL: all), columns per
+ * colour (CSR, in column order; skipped columns are left out) */
+static int color_columns(awe_integrator *it, int n, const unsigned char *skip) {
+  int *color = malloc(sizeof(int) * (size_t)(n + 1));
+  int *num = calloc((size_t)(n + 1), sizeof(int));
+  if (!color || !num) {
+    free(color);
+    free(num);
+    return -1;
+  }
+  for (int j = 0; j < n; j++) num[j] = skip && skip[j] ? 0 : it->col_row_num[j];
+  int ncolor = awe_color_columns(n, it->col_row_adr, num, it->col_rows, color);
+  free(num);
+  if (ncolor < 0) {
+    free(color);
+    return -1;
+  }
+  for (int c = 0; c <= n; c++) it->color_num[c] = 0;
+  for (int j = 0; j < n; j++)
+    if (!(skip && skip[j])) it->color_num[color[j]]++;
+  int adr = 0, nc = 0;
+  for (int c = 0; c < ncolor; c++) {
+    it->color_adr[c] = adr;
+    adr += it->color_num[c];
+    it->color_num[c] = 0;
+  }
+  for (int j = 0; j < n; j++)
+    if (!(skip && skip[j])) it->color_cols[it->color_adr[color[j]] + it->color_num[color[j]]++] = j;
+  for (int c = 0; c < ncolor; c++)
+    if (it->color_num[c] > 0) { /* drop colours left empty */
+      it->color_adr[nc] = it->color_adr[c];
+      it->color_num[nc++] = it->color_num[c];
+    }
+  it->ncolor = nc;
+  free(color);
+  return 0;
+}
+
+
+/* the Jacobian pattern by columns and its colouring (jac_color.h) */
+static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work *w) {
+  pattern p;
+  int n = w->nx, rc = -1;
+  int *color = NULL, *vel_of = NULL;
+  if (build_pattern(m, w, &p)) goto out;
+  int nb = p.nb;
+  color = malloc(sizeof(int) * (size_t)(n + 1));
+  it->col_row_adr = malloc(sizeof(int) * (size_t)(n + 1));
+  it->col_row_num = calloc((size_t)(n + 1), sizeof(int));
+  it->color_adr = malloc(sizeof(int) * (size_t)(n + 1));
+  it->color_num = calloc((size_t)(n + 1), sizeof(int));
+  it->color_cols = malloc(sizeof(int) * (size_t)(n + 1));
+  if (!color || !it->col_row_adr || !it->col_row_num || !it->color_adr ||
+      !it->color_num || !it->color_cols)
+    goto out;
+  /* rows depending on each column; a point's position rows (d pos/dt = vel, copied in
+   * rhs.c) depend on its own velocity only, whatever its block depends on */
+  vel_of = malloc(sizeof(int) * (size_t)(n + 1));
+  if (!vel_of) goto out;
+  for (int i = 0; i < n; i++) vel_of[i] = -1;
+  for (int i = 0; i < m->npoint; i++)
+    if (w->point_x[i] >= 0)
+      for (int e = 0; e < 3; e++) vel_of[w->point_x[i] + e] = w->point_x[i] + 3 + e;
+  int nnz = 0;
+  for (int j = 0; j < n; j++) {
+    int bj = p.blk_of_x[j];
+    it->col_row_adr[j] = nnz;
+    for (int r = 0; r < nb; r++)
+      if (p.dep[r * nb + bj]) nnz += p.blk_size[r];
+  }
+  it->col_rows = malloc(sizeof(int) * (size_t)(nnz + 1));
+  if (!it->col_rows) goto out;
+  int k = 0;
+  for (int j = 0; j < n; j++) {
+    int bj = p.blk_of_x[j];
+    it->col_row_adr[j] = k;
+    for (int r = 0; r < nb; r++)
+      if (p.dep[r * nb + bj])
+        for (int e = 0; e < p.blk_size[r]; e++) {
+          int i = p.blk_adr[r] + e;
+          if (vel_of[i] < 0 || vel_of[i] == j) it->col_rows[k++] = i;
+        }
+    it->col_row_num[j] = k - it->col_row_adr[j];
+  }
+  if (color_columns(it, n, NULL)) goto out;
+  rc = 0;
+out:
+  free(color);
+  free(vel_of);
+  free_pattern(&p);
+  return rc;
+}
+
+
+int awe_integrator_analytic_columns(const awe_integrator *it) { return awe_jac_an_count(it->an); }
+
+
+const unsigned char *awe_integrator_analytic_mask(const awe_integrator *it) {
+  return it->an ? awe_jac_an_mask(it->an) : NULL;
+}
+
+
+int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params) {
+  awe_integrator *it = params;
+  awe_ctx *ctx = it->ctx;
+  int n = it->n;
+  ctx->w->stats.jac++;
+  int st = awe_rhs(t, y, it->f0, ctx);
+  if (st != GSL_SUCCESS) return st;
+  memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
+  awe_jac_an_dense(it->an, ctx, dfdy); /* the workspace holds (t, y) */
+  memcpy(it->yp, y, sizeof(double) * (size_t)n);
+  const double sq = sqrt(DBL_EPSILON);
+  for (int c = 0; c < it->ncolor; c++) {
+    const int *cols = it->color_cols + it->color_adr[c];
+    int nc = it->color_num[c];
+    for (int k = 0; k < nc; k++) {
+      int j = cols[k];
+      double h = sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
+      it->yp[j] = y[j] + h;
+    }
+    st = awe_rhs(t, it->yp, it->f1, ctx);
+    if (st != GSL_SUCCESS) return st;
+    for (int k = 0; k < nc; k++) {
+      int j = cols[k];
+      double inv_h = 1.0 / (it->yp[j] - y[j]); /* the step actually taken */
+      const int *rows = it->col_rows + it->col_row_adr[j];
+      for (int e = 0; e < it->col_row_num[j]; e++) {
+        int i = rows[e];
+        dfdy[i * n + j] = (it->f1[i] - it->f0[i]) * inv_h;
+      }
+      it->yp[j] = y[j];
+    }
+  }
+  /* df/dt: only the scheduled inputs depend on t explicitly (backward difference, so an
+   * interval that ends on a breakpoint is not differenced across it) */
+  if (ctx->nsig > 0) {
+    double h = sq * (fabs(t) > 1.0 ? fabs(t) : 1.0);
+    double tb = t - h;
+    if (tb < ctx->t_lo) tb = t + h;
+    st = awe_rhs(tb, y, it->f1, ctx);
+    if (st != GSL_SUCCESS) return st;
+    double inv = 1.0 / (t - tb);
+    for (int i = 0; i < n; i++) dfdt[i] = (it->f0[i] - it->f1[i]) * inv;
+  } else {
+    memset(dfdt, 0, sizeof(double) * (size_t)n);
+  }
+  return GSL_SUCCESS;
+}
+
+
+static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], void *params);
+static int rhs_wrapper(double t, const double y[], double dydt[], void *params);
+
+
+/* the GSL system's params is the integrator (the Jacobian needs it); the rhs forwards. A
+ * tripped guard (a signal, the wall-time limit) stops the stepper at once: GSL passes
+ * GSL_EBADFUNC from the function straight up through every stepper and evolve_apply. */
+static int rhs_wrapper(double t, const double y[], double dydt[], void *params) {
+  awe_integrator *it = params;
+  if (it->guard && awe_guard_poll(it->guard, t, 0)) return AWE_INTEG_GUARD;
+  return awe_rhs(t, y, dydt, it->ctx);
+}
+
+
+static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], void *params) {
+  awe_integrator *it = params;
+  if (it->guard && awe_guard_poll(it->guard, t, 0)) return AWE_INTEG_GUARD;
+  return awe_jacobian_fd(t, y, dfdy, dfdt, params);
+}
+
+
+/* trbdf2's analytic columns: the workspace at (t, y), then jacobian.h */
+static int trbdf2_jac(void *params, double t, const double *y, double *jval) {
+  awe_integrator *it = params;
+  int st = awe_rhs(t, y, it->f1, it->ctx);
+  if (st != GSL_SUCCESS) return st;
+  awe_jac_an_pattern(it->an, it->ctx, jval);
+  return GSL_SUCCESS;
+}
+
+
+awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0, double abs_tol,
+                                     double rel_tol, double hmax, awe_err *err) {
+  const stepper_entry *st = find_stepper(solver);
+  if (!st) {
+    awe_err_set(err, AWE_EINVAL, "unknown solver '%s' (valid: %s)", solver, awe_solver_names());
+    return NULL;
+  }
+  awe_integrator *it = calloc(1, sizeof(*it));
+  if (!it) goto oom;
+  it->ctx = ctx;
+  it->st = st;
+  it->n = ctx->w->nx;
+  for (int j = 0; j < ctx->m->nwing; j++) it->nquat += ctx->w->wing_x[j] >= 0;
+  it->multistep = !strcmp(st->name, "msbdf") || !strcmp(st->name, "msadams");
+  int n = it->n;
+  it->yp = calloc((size_t)n + 1, sizeof(double));
+  it->f0 = calloc((size_t)n + 1, sizeof(double));
+  it->f1 = calloc((size_t)n + 1, sizeof(double));
+  it->xmax = calloc((size_t)n + 1, sizeof(double));
+  if (!it->yp || !it->f0 || !it->f1 || !it->xmax) goto oom;
+  awe_guard_bounds(ctx->m, it->xmax);
+  it->atol = abs_tol;
+  it->rtol = rel_tol;
+  if (build_coloring(it, ctx->m, ctx->w)) goto oom;
+  if (!ctx->m->opt.jacobian_fd) {
+    it->an = awe_jac_an_alloc(ctx->m, ctx->w, n, it->col_row_adr, it->col_row_num, it->col_rows);
+    if (!it->an || color_columns(it, n, awe_jac_an_mask(it->an))) goto oom;
+  }
+  if (n == 0) return it; /* nothing moves: awe_integrator_apply just advances t */
+  it->sys.function = rhs_wrapper;
+  it->sys.jacobian = st->implicit ? jac_wrapper : NULL;
+  it->sys.dimension = (size_t)n;
+  it->sys.params = it;
+  it->d = gsl_odeiv2_driver_alloc_y_new(&it->sys, *st->type, h0, abs_tol, rel_tol);
+  if (!it->d) goto oom;
+  if (hmax > 0.0) gsl_odeiv2_driver_set_hmax(it->d, hmax);
+  if (*st->type == awe_step_trbdf2) {
+    /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
+    awe_jac_pattern pat = {n, it->col_row_adr, it->col_row_num, it->col_rows,
+                           &ctx->w->stats.jac, NULL, NULL, NULL};
+    if (awe_jac_an_count(it->an) > 0) {
+      pat.analytic = awe_jac_an_mask(it->an);
+      pat.jac = trbdf2_jac;
+      pat.jac_ctx = it;
+    }
+    if (awe_trbdf2_set_pattern(it->d->s, &pat) != GSL_SUCCESS) goto oom;
+  }
+  return it;
+oom:
+  awe_integrator_free(it);
+  awe_err_set(err, AWE_ENOMEM, "out of memory (integrator)");
+  return NULL;
+}
+
+
+void awe_integrator_free(awe_integrator *it) {
+  if (!it) return;
+  if (it->d) gsl_odeiv2_driver_free(it->d);
+  free(it->color_adr);
+  free(it->color_num);
+  free(it->color_cols);
+  free(it->col_row_adr);
+  free(it->col_row_num);
+  free(it->col_rows);
+  awe_jac_an_free(it->an);
+  free(it->yp);
+  free(it->f0);
+  free(it->f1);
+  free(it->xmax);
+  free(it);
+}
+
+
+/* add the evolve counters to the statistics */
+static void collect(awe_integrator *it) {
+  if (!it->d) return;
+  awe_stats *s = &it->ctx->w->stats;
+  s->steps += it->d->e->count - it->count0;
+  s->rejected += it->d->e->failed_steps - it->failed0;
+  it->count0 = it->d->e->count;
+  it->failed0 = it->d->e->failed_steps;
+}
+
+
+void awe_integrator_reset(awe_integrator *it) {
+  if (!it->d) return;
+  collect(it);
+  gsl_odeiv2_driver_reset(it->d);
+  it->count0 = it->failed0 = 0;
+}
+
+
+void awe_integrator_set_guard(awe_integrator *it, awe_guard *g) { it->guard = g; }
+
+
+int awe_integrator_limiting_state(const awe_integrator *it, const double *y) {
+  if (!it->d) return -1;
+  const double *e = it->d->e->yerr;
+  double best = -1.0;
+  int k = -1;
+  for (int i = 0; i < it->n; i++) {
+    double r = fabs(e[i]) / (it->atol + it->rtol * fabs(y[i]));
+    if (r > best && isfinite(r)) {
+      best = r;
+      k = i;
+    }
+  }
+  return k;
+}
+
+
+/* the variable holding scalar state k */
+static const awe_var *state_var(const awe_model *m, int k) {
+  const awe_varlist *x = &m->reg.state;
+  for (int i = 0; i < x->n; i++)
+    if (k >= x->v[i].offset && k < x->v[i].offset + x->v[i].dim) return &x->v[i];
+  return NULL;
+}
+
+
+/* trip the guard (not NULL) for a step below the floor (or a stepper that gave up) */
+static void trip_step_size(awe_integrator *it, double t, double h, const double *y, int gave_up) {
+  char name[256] = "", what[400] = "";
+  int k = awe_integrator_limiting_state(it, y);
+  if (k >= 0) {
+    awe_state_name(it->ctx->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; the step is limited by %s = %.6g", name, y[k]);
+  }
+  awe_guard *g = it->guard;
+  const char *phase = awe_guard_phase_text(g->phase);
+  if (gave_up)
+    awe_guard_trip(g, AWE_GUARD_STEP_SIZE,
+                   "step size underflow at t=%.6g s (h=%.2g): stepper %s cannot meet the "
+                   "tolerances even at the smallest step, in %s: the system is unstable or too "
+                   "stiff for %s at these tolerances%s",
+                   t, h, it->st->name, phase, it->st->name, what);
+  else
+    awe_guard_trip(g, AWE_GUARD_STEP_SIZE,
+                   "step size underflow at t=%.6g s (h=%.2g, floor %.2g) in %s: the system is "
+                   "unstable or too stiff for %s at these tolerances%s",
+                   t, h, awe_guard_step_floor(g, t), phase, it->st->name, what);
+}
+
+
+/* after an accepted step from t0 to *t (< t1: not the last one): floor, step limit, bounds */
+static int check_step(awe_integrator *it, double t0, double t, double t1, const double *y) {
+  awe_guard *g = it->guard;
+  if (!g) return 0;
+  if (awe_guard_poll(g, t, 0)) return 1;
+  double floor = awe_guard_step_floor(g, t), taken = t - t0;
+  if (t < t1 && (taken < floor || fabs(it->d->h) < floor)) {
+    trip_step_size(it, t, taken < fabs(it->d->h) ? taken : fabs(it->d->h), y, 0);
+    return 1;
+  }
+  const awe_stats *s = &it->ctx->w->stats;
+  if (g->max_steps > 0.0 && (double)(s->steps + s->rejected) > g->max_steps) {
+    awe_guard_trip(g, AWE_GUARD_STEPS,
+                   "step limit run.max_steps = %.0f reached at t = %.9g s in %s (%lu accepted, "
+                   "%lu rejected steps)", g->max_steps, t, awe_guard_phase_text(g->phase),
+                   s->steps, s->rejected);
+    return 1;
+  }
+  for (int i = 0; i < it->n; i++) {
+    if (fabs(y[i]) <= it->xmax[i] || !isfinite(y[i])) continue; /* non-finite: the caller */
+    char name[256];
+    const awe_var *v = state_var(it->ctx->m, i);
+    awe_state_name(it->ctx->m, i, name, sizeof(name));
+    awe_guard_trip(g, AWE_GUARD_RANGE,
+                   "t = %.9g s: %s = %.6g %s is beyond the physically possible range "
+                   "(|%s| <= %.6g %s: %s) in %s: the run diverged (the system is unstable, or "
+                   "the solver %s at these tolerances cannot follow it)",
+                   t, name, y[i], v ? v->unit : "", name, it->xmax[i], v ? v->unit : "",
+                   v && !strcmp(v->unit, "m/s") ? "10 x the speed of sound"
+                                                : "1000 x the model's size",
+                   awe_guard_phase_text(g->phase), it->st->name);
+    return 1;
+  }
+  return 0;
+}
+
+
+int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
+  if (!it->d) {
+    *t = t1;
+    return GSL_SUCCESS;
+  }
+  /* gsl_odeiv2_driver_apply, except that a sliver left by rounding (t + h lands an ulp short
+   * of t1 when h = hmax = t1 - t) is absorbed instead of being stepped: the implicit steppers'
+   * Newton test fails on a 1e-17 s step (their corrections are pure rounding noise) */
+  gsl_odeiv2_driver *d = it->d;
+  int st = GSL_SUCCESS;
+  while (*t < t1) {
+    double sliver = 1e-12 * (fabs(t1) > 1.0 ? fabs(t1) : 1.0);
+    if (t1 - *t <= sliver) {
+      *t = t1;
+      break;
+    }
+    double t0 = *t;
+    st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, d->sys, t, t1, &d->h, y);
+    collect(it);
+    if (st == AWE_INTEG_GUARD) {
+      /* a stop from inside: evolve must be reset before it is used again (GSL manual) */
+      gsl_odeiv2_evolve_reset(d->e);
+      break;
+    }
+    if (st == GSL_FAILURE) {
+      /* GSL gives up when a step that fails its error test cannot shrink any further */
+      if (it->guard) {
+        trip_step_size(it, *t, d->h, y, 1);
+        st = AWE_INTEG_GUARD;
+      }
+      break;
+    }
+    if (st != GSL_SUCCESS) break;
+    if (check_step(it, t0, *t, t1, y)) {
+      st = AWE_INTEG_GUARD;
+      break;
+    }
+    if (it->nquat) {
+      /* unit quaternions: single-step steppers are renormalised after every accepted step;
+       * multistep steppers keep a history, so only a drift beyond 1e-6 (the Baumgarte term
+       * normally prevents it) is corrected, followed by a restart */
+      const awe_model *m = it->ctx->m;
+      if (!it->multistep) {
+        awe_wing_normalize(m, it->ctx->w, y);
+      } else {
+        double dev = 0.0;
+        for (int j = 0; j < m->nwing; j++) {
+          int o = it->ctx->w->wing_x[j];
+          if (o < 0) continue;
+          const double *q = y + o + 6;
+          double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+          if (fabs(n - 1.0) > dev) dev = fabs(n - 1.0);
+        }
+        if (dev > 1e-6) {
+          awe_wing_normalize(m, it->ctx->w, y);
+          collect(it);
+          gsl_odeiv2_driver_reset(d);
+          it->count0 = it->failed0 = 0;
+        }
+      }
+    }
+  }
+  collect(it);
+  return st;
+}
+
+
+const char *awe_integrator_name(const awe_integrator *it) { return it->st->name; }
+
+
+int awe_integrator_ncolors(const awe_integrator *it) { return it->ncolor; }
+
+
+/* ---- life cycle ---- */
+
+long awe_sim_log_steps(const awe_model *m) {
+  double n = m->opt.duration / m->opt.dt;
+  long k = (long)ceil(n - 1e-9);
+  return k > 0 ? k : 0;
+}
+
+
+double awe_sim_log_time(const awe_model *m, long k) {
+  double t = (double)k * m->opt.dt;
+  return t > m->opt.duration || k >= awe_sim_log_steps(m) ? m->opt.duration : t;
+}
+
+
+awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
+  awe_sim *s = calloc(1, sizeof(*s));
+  if (!s) {
+    awe_err_set(err, AWE_ENOMEM, "out of memory");
+    return NULL;
+  }
+  s->m = m;
+  s->steady_residual = s->steady_acc = NAN;
+  s->w = awe_work_alloc(m, err);
+  if (!s->w) goto fail;
+  int nx = s->w->nx, nu = s->w->nu, ny = s->w->ny;
+  s->y = calloc((size_t)nx + 1, sizeof(double));
+  s->dydt = calloc((size_t)nx + 1, sizeof(double));
+  s->u = calloc((size_t)nu + 1, sizeof(double));
+  s->yout = calloc((size_t)ny + 1, sizeof(double));
+  if (!s->y || !s->dydt || !s->u || !s->yout) {
+    awe_err_set(err, AWE_ENOMEM, "out of memory");
+    goto fail;
+  }
+  s->ctx = awe_ctx_make(m, s->w, s->u);
+  s->ctx.sig = m->signals;
+  s->ctx.nsig = m->nsignal;
+  if (!solver || !*solver) solver = m->opt.solver[0] ? m->opt.solver : AWE_DEFAULT_SOLVER;
+  double dt = m->opt.dt > 0.0 ? m->opt.dt : 0.05;
+  double hmax = m->opt.max_step > 0.0 ? m->opt.max_step : dt;
+  double h0 = hmax < 1e-3 ? hmax : 1e-3;
+  double atol = m->opt.abs_tol > 0.0 ? m->opt.abs_tol : 1e-6;
+  double rtol = m->opt.rel_tol > 0.0 ? m->opt.rel_tol : 1e-6;
+  s->it = awe_integrator_alloc(&s->ctx, solver, h0, atol, rtol, hmax, err);
+  if (!s->it) goto fail;
+  awe_guard_init(&s->guard, &m->opt);
+  awe_integrator_set_guard(s->it, &s->guard);
+  if (m->nctrl > 0) {
+    s->ctrl = awe_ctrl_run_alloc(m, err);
+    if (!s->ctrl) goto fail;
+    s->ctx.nadd = awe_ctrl_nadd(s->ctrl);
+    s->ctx.add_idx = awe_ctrl_add_idx(s->ctrl);
+    s->ctx.add_val = awe_ctrl_add_val(s->ctrl);
+  }
+  return s;
+fail:
+  awe_sim_free(s);
+  return NULL;
+}
+
+
+void awe_sim_free(awe_sim *s) {
+  if (!s) return;
+  awe_ctrl_run_free(s->ctrl);
+  awe_integrator_free(s->it);
+  awe_work_free(s->w);
+  free(s->y);
+  free(s->dydt);
+  free(s->u);
+  free(s->yout);
+  free(s);
+}
+
+
+void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop) {
+  s->guard.stop = stop;
+  for (int j = 0; j < s->m->nwing; j++) awe_vsm_wing_set_stop(awe_aero_vsm(s->w, j), stop);
+  awe_ctrl_run_set_stop(s->ctrl, stop);
+}
+
+
+/* message for a failed integration */
+static awe_status fail_msg(awe_sim *s, int st, awe_err *err) {
+  char name[256];
+  awe_work *w = s->w;
+  if (s->guard.why) return awe_guard_error(&s->guard, err);
+  int k = awe_first_nonfinite(s->y, w->nx);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    return awe_err_set(err, AWE_EINTEG, "t = %.9g s: non-finite state %s", s->t, name);
+  }
+  if (w->bad_x >= 0) {
+    awe_state_name(s->m, w->bad_x, name, sizeof(name));
+    return awe_err_set(err, AWE_EINTEG,
+                       "t = %.9g s: non-finite %s%s at t = %.9g s (stepper %s)", s->t,
+                       w->bad_dydt ? "derivative of " : "state ", name, w->bad_t,
+                       awe_integrator_name(s->it));
+  }
+  if (st == AWE_RHS_RETRY && w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count)
+    return awe_err_set(err, AWE_EINTEG, "t = %.9g s: quasi-static force balance did not converge",
+                       s->t);
+  char what[400] = "";
+  k = awe_integrator_limiting_state(s->it, s->y);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; largest local error in %s = %.6g", name, s->y[k]);
+  }
+  return awe_err_set(err, AWE_EINTEG, "t = %.9g s: stepper %s failed in %s: GSL reported "
+                     "'%s' (status %d)%s", s->t, awe_integrator_name(s->it),
+                     awe_guard_phase_text(s->guard.phase), gsl_strerror(st), st, what);
+}
+
+
+/* pre-calculate at the start of an interval: inputs at t (right limit), discrete updates */
+static void precalc(awe_sim *s) {
+  const awe_model *m = s->m;
+  awe_work *w = s->w;
+  memcpy(w->u, s->u, sizeof(double) * (size_t)w->nu);
+  awe_signals_apply(m->signals, m->nsignal, s->t, w->u);
+  for (int j = 0; j < s->ctx.nadd; j++) w->u[s->ctx.add_idx[j]] += s->ctx.add_val[j];
+  for (int i = 0; i < m->nwinch; i++) {
+    /* a brake that holds stops the drum */
+    if (w->winch_x[i] >= 0 && awe_winch_braked(w, i) && s->y[w->winch_x[i]] != 0.0) {
+      s->y[w->winch_x[i]] = 0.0;
+      s->reset_pending = 1;
+    }
+  }
+}
+
+
+/* the controllers' sample at s->t when one is due: s->yout holds the outputs at s->t; when a
+ * held output changes, the outputs are re-evaluated with it and the stepper restarts */
+static awe_status ctrl_at(awe_sim *s, awe_err *err) {
+  double eps = 1e-12 * (fabs(s->t) > 1.0 ? fabs(s->t) : 1.0);
+  if (!s->ctrl || awe_ctrl_next_time(s->ctrl) > s->t + eps) return AWE_OK;
+  int changed = 0;
+  AWE_TRY(awe_ctrl_sample(s->ctrl, s->t, eps, s->yout, &changed, err));
+  if (!changed) return AWE_OK;
+  s->reset_pending = 1;
+  int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+  return rs == GSL_SUCCESS ? AWE_OK : fail_msg(s, rs, err);
+}
+
+
+awe_status awe_sim_finish(awe_sim *s, awe_err *err) {
+  return awe_ctrl_run_finish(s->ctrl, s->t, err);
+}
+
+
+int awe_sim_aero_refresh(awe_sim *s) {
+  if (!s->w->aero) return 0;
+  awe_ctx c = s->ctx;
+  c.t_lo = s->t;
+  c.t_hi = INFINITY;
+  return awe_aero_refresh(&c, s->t, s->y);
+}
+
+
+awe_status awe_sim_start(awe_sim *s, awe_err *err) {
+  const awe_model *m = s->m;
+  s->guard.phase = "start";
+  if (s->guard.why != AWE_GUARD_SIGNAL) s->guard.why = AWE_GUARD_OK; /* a fresh run */
+  s->t = 0.0;
+  s->nstep = 0;
+  awe_state_init(m, s->w, s->y);
+  awe_input_default(m, s->w, s->u);
+  precalc(s);
+  awe_sim_aero_refresh(s);
+  if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
+  if (m->opt.steady_state) {
+    awe_status st = awe_steady_state(s, m->opt.steady_state_time, err);
+    if (st != AWE_OK) return st;
+    s->guard.phase = "start";
+    awe_aero_reset_stats(s->w);
+    awe_sim_aero_refresh(s);
+    if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
+  }
+  awe_integrator_reset(s->it);
+  s->reset_pending = 0;
+  s->ctx.t_lo = 0.0;
+  s->ctx.t_hi = INFINITY;
+  int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 1);
+  if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  AWE_TRY(awe_ctrl_run_start(s->ctrl, err));
+  AWE_TRY(ctrl_at(s, err));
+  s->reset_pending = 0;
+  return AWE_OK;
+}
+
+
+awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
+  const awe_model *m = s->m;
+  s->guard.phase = "simulation";
+  if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
+  /* pre-calculate: aerodynamic refresh every vsm_interval log intervals */
+  if (m->opt.vsm_interval > 0 && s->nstep > 0 && s->nstep % m->opt.vsm_interval == 0) {
+    precalc(s);
+    awe_sim_aero_refresh(s);
+  }
+  s->nstep++;
+  while (s->t < t_next) {
+    /* pre-calculate */
+    precalc(s);
+    double eps = 1e-12 * (fabs(s->t) > 1.0 ? fabs(s->t) : 1.0);
+    double lo = s->t, t_stop = t_next, bp;
+    int at_bp = 0;
+    /* a breakpoint within rounding of t counts as passed (the jump happens now) */
+    while (awe_signals_next_breakpoint(m->signals, m->nsignal, lo, &bp) && bp - s->t <= eps) {
+      lo = bp;
+      s->reset_pending = 1;
+    }
+    double hi = INFINITY;
+    if (awe_signals_next_breakpoint(m->signals, m->nsignal, lo, &bp) && bp <= t_next + eps) {
+      hi = bp;
+      at_bp = 1;
+      if (t_next - bp > eps) t_stop = bp;
+    }
+    if (s->ctrl) {
+      /* controllers: a sample due now (inside the log interval), and a stop at the next */
+      if (awe_ctrl_next_time(s->ctrl) <= s->t + eps) {
+        s->ctx.t_lo = lo;
+        s->ctx.t_hi = INFINITY;
+        int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+        if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+        AWE_TRY(ctrl_at(s, err));
+        precalc(s);
+      }
+      double ts = awe_ctrl_next_time(s->ctrl);
+      if (ts < t_stop && t_stop - ts > eps) t_stop = ts;
+    }
+    if (s->reset_pending) {
+      awe_integrator_reset(s->it);
+      s->reset_pending = 0;
+    }
+    /* integrate */
+    s->ctx.t_lo = lo;
+    s->ctx.t_hi = hi;
+    s->w->bad_x = -1;
+    int st = awe_integrator_apply(s->it, &s->t, t_stop, s->y);
+    if (st != GSL_SUCCESS) return fail_msg(s, st, err);
+    if (awe_first_nonfinite(s->y, s->w->nx) >= 0) return fail_msg(s, st, err);
+    if (at_bp) s->reset_pending = 1;
+  }
+  /* post-calculate at t_next with the inputs that hold from t_next on */
+  s->ctx.t_lo = s->t;
+  s->ctx.t_hi = INFINITY;
+  memcpy(s->w->u, s->u, sizeof(double) * (size_t)s->w->nu);
+  int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 0);
+  if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  return ctrl_at(s, err);
+}

@@ -1,0 +1,288 @@
+/* sparse_lu.c: minimum-degree ordered LU with a fixed pattern (method: sparse_lu.h). */
+#include "solve/sparse_lu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct awe_slu {
+  int n;
+  int *perm, *inv;           /* perm[new] = old, inv[old] = new */
+  int *adj_adr, *adj_num;    /* per pivot k: the later unknowns coupled to it (new indices, */
+  int *adj;                  /* ascending) */
+  long nnz_pat;              /* pattern entries */
+  size_t *pos;               /* [nnz_pat] dense index of each pattern entry in the new order */
+  double *a;                 /* [n * n] L (unit, below) and U (on and above the diagonal) */
+  double *scale;             /* [n] largest |M| of each row before elimination */
+  double *w;                 /* [n] solve work */
+  /* the factors' nonzeros, packed per pivot for the solves: L column k (lnum[k] entries
+   * from adj_adr[k]) and U row k, and 1 / U(k, k) */
+  int *lidx, *uidx, *lnum, *unum;
+  double *lval, *uval, *dinv;
+};
+
+
+/* pivot k is unknown v, coupled to the later unknowns nb[0..m-1] (old indices for now) */
+static int record(awe_slu *s, int k, int v, const int *nb, int m, unsigned char *done,
+                  long *cap, long *used) {
+  done[v] = 1;
+  s->perm[k] = v;
+  s->inv[v] = k;
+  if (*used + m > *cap) {
+    while (*used + m > *cap) *cap *= 2;
+    int *t = realloc(s->adj, sizeof(int) * (size_t)*cap);
+    if (!t) return -1;
+    s->adj = t;
+  }
+  s->adj_adr[k] = (int)*used;
+  s->adj_num[k] = m;
+  memcpy(s->adj + *used, nb, sizeof(int) * (size_t)m);
+  *used += m;
+  return 0;
+}
+
+
+/* minimum degree on a bitmap of the symmetrised pattern: eliminate the unknown of least
+ * degree, join its neighbours into a clique (the fill), repeat. The neighbours at elimination
+ * are the pivot's adj() list. O(n^2 + sum of fill work); n is a few hundred. */
+static int min_degree(awe_slu *s, unsigned char *g) {
+  int n = s->n;
+  int *deg = malloc(sizeof(int) * (size_t)n), *nb = malloc(sizeof(int) * (size_t)n);
+  unsigned char *done = calloc((size_t)n, 1);
+  long cap = 0, used = 0;
+  int rc = -1, k = 0;
+  if (!deg || !nb || !done) goto out;
+  for (int i = 0; i < n; i++) {
+    deg[i] = 0;
+    for (int j = 0; j < n; j++) deg[i] += g[(size_t)i * (size_t)n + (size_t)j] & 1;
+  }
+  cap = 4L * n + 16;
+  s->adj = malloc(sizeof(int) * (size_t)cap);
+  if (!s->adj) goto out;
+  /* fill-free pivots first: a row with one off-diagonal entry j (a position: d pos/dt = vel)
+   * whose dependants all depend on j as well updates only existing entries, so it is
+   * eliminated before the graph search, without joining its neighbours */
+  for (int v = 0; v < n; v++) {
+    const unsigned char *gv = g + (size_t)v * (size_t)n;
+    int j = -1, cnt = 0, ok = 1;
+    for (int u = 0; u < n; u++)
+      if (u != v && (gv[u] & 2)) {
+        cnt++;
+        j = u;
+      }
+    if (cnt != 1 || done[j]) continue;
+    for (int i = 0; i < n && ok; i++)
+      if (i != v && i != j && !done[i] && (g[(size_t)i * (size_t)n + (size_t)v] & 2) &&
+          !(g[(size_t)i * (size_t)n + (size_t)j] & 2))
+        ok = 0;
+    if (!ok) continue;
+    int m = 0;
+    for (int u = 0; u < n; u++)
+      if ((gv[u] & 1) && !done[u]) {
+        nb[m++] = u;
+        deg[u]--;
+      }
+    if (record(s, k++, v, nb, m, done, &cap, &used)) goto out;
+  }
+  for (; k < n; k++) {
+    int v = -1;
+    for (int i = 0; i < n; i++)
+      if (!done[i] && (v < 0 || deg[i] < deg[v])) v = i;
+    int m = 0;
+    const unsigned char *gv = g + (size_t)v * (size_t)n;
+    for (int u = 0; u < n; u++)
+      if ((gv[u] & 1) && !done[u] && u != v) nb[m++] = u;
+    /* the neighbours form a clique (fill); each loses v */
+    for (int a = 0; a < m; a++) {
+      unsigned char *ga = g + (size_t)nb[a] * (size_t)n;
+      deg[nb[a]]--;
+      for (int b = 0; b < m; b++)
+        if (a != b && !(ga[nb[b]] & 1)) {
+          ga[nb[b]] |= 1;
+          deg[nb[a]]++;
+        }
+    }
+    if (record(s, k, v, nb, m, done, &cap, &used)) goto out;
+  }
+  rc = 0;
+out:
+  free(deg);
+  free(nb);
+  free(done);
+  return rc;
+}
+
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+
+awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int *rows) {
+  awe_slu *s = calloc(1, sizeof(*s));
+  unsigned char *g = NULL;
+  if (!s) return NULL;
+  s->n = n;
+  size_t nn = (size_t)n * (size_t)n;
+  s->perm = malloc(sizeof(int) * ((size_t)n + 1));
+  s->inv = malloc(sizeof(int) * ((size_t)n + 1));
+  s->adj_adr = malloc(sizeof(int) * ((size_t)n + 1));
+  s->adj_num = malloc(sizeof(int) * ((size_t)n + 1));
+  s->a = calloc(nn + 1, sizeof(double));
+  s->scale = calloc((size_t)n + 1, sizeof(double));
+  s->w = calloc((size_t)n + 1, sizeof(double));
+  g = calloc(nn + 1, 1);
+  if (!s->perm || !s->inv || !s->adj_adr || !s->adj_num || !s->a || !s->scale || !s->w || !g)
+    goto fail;
+  for (int j = 0; j < n; j++) {
+    s->nnz_pat += col_num[j];
+    for (int k = 0; k < col_num[j]; k++) {
+      int i = rows[col_adr[j] + k];
+      if (i == j) continue;
+      g[(size_t)i * (size_t)n + (size_t)j] |= 3; /* bit 1: i depends on j */
+      g[(size_t)j * (size_t)n + (size_t)i] |= 1;
+    }
+  }
+  if (min_degree(s, g)) goto fail;
+  /* adj lists in new indices, ascending (the elimination visits them in order) */
+  for (int k = 0; k < n; k++) {
+    int *l = s->adj + s->adj_adr[k];
+    for (int a = 0; a < s->adj_num[k]; a++) l[a] = s->inv[l[a]];
+    qsort(l, (size_t)s->adj_num[k], sizeof(int), cmp_int);
+  }
+  s->pos = malloc(sizeof(size_t) * ((size_t)s->nnz_pat + 1));
+  long na = 0;
+  for (int k = 0; k < n; k++) na += s->adj_num[k];
+  s->lval = malloc(sizeof(double) * ((size_t)na + 1));
+  s->uval = malloc(sizeof(double) * ((size_t)na + 1));
+  s->dinv = malloc(sizeof(double) * ((size_t)n + 1));
+  s->lidx = malloc(sizeof(int) * ((size_t)na + 1));
+  s->uidx = malloc(sizeof(int) * ((size_t)na + 1));
+  s->lnum = calloc((size_t)n + 1, sizeof(int));
+  s->unum = calloc((size_t)n + 1, sizeof(int));
+  if (!s->pos || !s->lval || !s->uval || !s->dinv || !s->lidx || !s->uidx || !s->lnum ||
+      !s->unum)
+    goto fail;
+  for (int j = 0; j < n; j++)
+    for (int k = 0; k < col_num[j]; k++) {
+      int i = rows[col_adr[j] + k];
+      s->pos[col_adr[j] + k] = (size_t)s->inv[i] * (size_t)n + (size_t)s->inv[j];
+    }
+  free(g);
+  return s;
+fail:
+  free(g);
+  awe_slu_free(s);
+  return NULL;
+}
+
+
+void awe_slu_free(awe_slu *s) {
+  if (!s) return;
+  free(s->perm);
+  free(s->inv);
+  free(s->adj_adr);
+  free(s->adj_num);
+  free(s->adj);
+  free(s->pos);
+  free(s->a);
+  free(s->scale);
+  free(s->w);
+  free(s->lval);
+  free(s->uval);
+  free(s->dinv);
+  free(s->lidx);
+  free(s->uidx);
+  free(s->lnum);
+  free(s->unum);
+  free(s);
+}
+
+
+long awe_slu_nnz(const awe_slu *s) {
+  long z = s->n;
+  for (int k = 0; k < s->n; k++) z += 2L * s->adj_num[k];
+  return z;
+}
+
+
+int awe_slu_factor(awe_slu *s, double c, const double *jval) {
+  int n = s->n;
+  double *a = s->a;
+  /* clear the factor's positions, scatter M = I - c J */
+  for (int k = 0; k < n; k++) {
+    double *ak = a + (size_t)k * (size_t)n;
+    const int *l = s->adj + s->adj_adr[k];
+    ak[k] = 0.0;
+    for (int e = 0; e < s->adj_num[k]; e++) {
+      ak[l[e]] = 0.0;
+      a[(size_t)l[e] * (size_t)n + (size_t)k] = 0.0;
+    }
+  }
+  for (long e = 0; e < s->nnz_pat; e++) a[s->pos[e]] = -c * jval[e];
+  for (int k = 0; k < n; k++) a[(size_t)k * (size_t)n + (size_t)k] += 1.0;
+  for (int k = 0; k < n; k++) {
+    const double *ak = a + (size_t)k * (size_t)n;
+    const int *l = s->adj + s->adj_adr[k];
+    double m = fabs(ak[k]);
+    for (int e = 0; e < s->adj_num[k]; e++)
+      if (fabs(ak[l[e]]) > m) m = fabs(ak[l[e]]);
+    s->scale[k] = m;
+  }
+  /* right-looking elimination on the pattern of the factors; a pivot row's numerically
+   * zero entries are skipped (a position row couples to its velocity only, although the
+   * symmetric pattern couples it to all its neighbours) */
+  for (int k = 0; k < n; k++) {
+    double *ak = a + (size_t)k * (size_t)n;
+    double piv = ak[k];
+    if (!(fabs(piv) > 1e-10 * s->scale[k])) return -1;
+    double inv = 1.0 / piv;
+    const int *l = s->adj + s->adj_adr[k];
+    int m = s->adj_num[k], nu = 0;
+    int *ui = s->uidx + s->adj_adr[k];
+    double *uv = s->uval + s->adj_adr[k];
+    for (int f = 0; f < m; f++)
+      if (ak[l[f]] != 0.0) {
+        ui[nu] = l[f];
+        uv[nu++] = ak[l[f]];
+      }
+    s->unum[k] = nu;
+    int nl = 0;
+    int *li = s->lidx + s->adj_adr[k];
+    double *lv = s->lval + s->adj_adr[k];
+    for (int e = 0; e < m; e++) {
+      double *ai = a + (size_t)l[e] * (size_t)n;
+      double lik = ai[k] * inv;
+      if (lik == 0.0) continue;
+      li[nl] = l[e];
+      lv[nl++] = lik;
+      for (int f = 0; f < nu; f++) ai[ui[f]] -= lik * uv[f];
+    }
+    s->lnum[k] = nl;
+    s->dinv[k] = inv;
+  }
+  return 0;
+}
+
+
+void awe_slu_solve(awe_slu *s, double *b) {
+  int n = s->n;
+  double *w = s->w;
+  for (int k = 0; k < n; k++) w[k] = b[s->perm[k]];
+  for (int k = 0; k < n; k++) { /* L y = P b */
+    double wk = w[k];
+    if (wk == 0.0) continue;
+    const int *li = s->lidx + s->adj_adr[k];
+    const double *lv = s->lval + s->adj_adr[k];
+    for (int e = 0; e < s->lnum[k]; e++) w[li[e]] -= lv[e] * wk;
+  }
+  for (int k = n - 1; k >= 0; k--) { /* U x = y */
+    const int *ui = s->uidx + s->adj_adr[k];
+    const double *uv = s->uval + s->adj_adr[k];
+    double v = w[k];
+    for (int e = 0; e < s->unum[k]; e++) v -= uv[e] * w[ui[e]];
+    w[k] = v * s->dinv[k];
+  }
+  for (int k = 0; k < n; k++) b[s->perm[k]] = w[k];
+}

@@ -1,0 +1,386 @@
+/* step_trbdf2.c: the TR-BDF2 stepper (a gsl_odeiv2_step_type).
+ *
+ * R. E. Bank, W. M. Coughran, W. Fichtner, E. H. Grosse, D. J. Rose, R. K. Smith, "Transient
+ * simulation of silicon devices and circuits", IEEE Trans. CAD 4 (1985) 436-451;
+ * M. E. Hosea, L. F. Shampine, "Analysis and implementation of TR-BDF2", Appl. Numer. Math. 20
+ * (1996) 21-37 (the method of MATLAB's ode23tb). One step from t to t + h, gamma = 2 - sqrt(2),
+ * d = gamma/2, w = sqrt(2)/4, stages z_i = h f(Y_i):
+ *   z1 = h f(t, y)
+ *   TR    z2 = h f(t + gamma h, Y2),  Y2 = y + d z1 + d z2
+ *   BDF2  z3 = h f(t + h, Y3),        Y3 = y + w z1 + w z2 + d z3,   y_new = Y3
+ * Second order, L-stable; both implicit stages have the diagonal d, so one iteration matrix
+ * M = I - d h J serves both.
+ * Error: the embedded third-order weights bhat = ((1 - w)/3, (3w + 1)/3, d/3) (H&S) give
+ * est = sum (b_i - bhat_i) z_i = O(h^3), filtered by M^-1 twice. H&S filter once; for a stiff
+ * component (h lambda -> -inf) whose start value is off its slow manifold by delta (which the
+ * 20 Hz aerodynamic refresh causes at every log step) that estimate tends to 1.6 delta for
+ * every h, so GSL's control halved h again and again (measured on the V3 kite), while the
+ * method's true error there is O(delta / (h lambda)) (R(-inf) = 0): the second filter gives
+ * that order and leaves the non-stiff estimate unchanged (M = I + O(h)).
+ * GSL's standard control (order 2) accepts or shrinks the step from it.
+ *
+ * Newton (simplified, Hairer & Wanner, "Solving ODEs II", IV.8): predictors z2 = z1 (f constant)
+ * and z3 = z1 + (z2 - z1)/gamma (f linear); stop when eta ||dY|| <= kappa, eta = theta/(1 - theta)
+ * with theta the observed contraction (the first correction must be below kappa itself), in
+ * GSL's error norm max_i |dY_i| / D_i (D_i from the driver's control at the step start).
+ * A contraction above 2 after three iterations, a non-finite value, a right-hand-side failure
+ * or no convergence within TB_MAXIT iterations fails the stage. M is refactorised when
+ * d h moved by more than TB_REFACTOR from the factorised value (a stiff mode then still
+ * contracts by that ratio); J is kept across steps and recomputed only when Newton fails with
+ * an old J, then the step is repeated once. A failure with a fresh J returns the error, on
+ * which gsl_odeiv2_evolve_apply restores y and halves h (GSL 2.7, ode-initval2/evolve.c).
+ * y is written only when the step succeeds.
+ *
+ * J: the pattern's analytic columns from its callback (jacobian.h), the others by
+ * coloured finite differences of the system function on the pattern (jac_color.h),
+ * h_j = sqrt(eps) max(|y_j|, 1) as awe_jacobian_fd, stored on the pattern and factorised by
+ * the sparse LU (sparse_lu.h). Memory is allocated in alloc / awe_trbdf2_set_pattern only
+ * (a stepper used without a pattern allocates the dense default once, at its first step).
+ */
+#include "solve/step_trbdf2.h"
+
+#include <float.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solve/jac_color.h"
+#include "solve/sparse_lu.h"
+
+/* Chosen by measurement on the V3 kite (60 s at 1e-3; rhs evaluations and wall time): */
+#define TB_MAXIT 10        /* Newton iterations per stage */
+#define TB_KAPPA 0.01      /* Newton tolerance in units of the error tolerance: 0.03..0.3 */
+                           /* took more steps (the Newton error enters the estimate) */
+#define TB_REFACTOR 0.15   /* refactorise when d h moved by more than this ratio: 0.3..0.8 */
+                           /* cost more Newton failures, hence Jacobians, than it saved */
+#define TB_PATIENCE 3      /* iterations before a contraction above TB_DIVERGE fails: the */
+#define TB_DIVERGE 2.0     /* first corrections of a kinked right-hand side (slack lines) */
+                           /* may grow and still converge (0.9 from the start: 2x the J) */
+
+static const double TB_GAMMA = 2.0 - M_SQRT2;
+static const double TB_D = (2.0 - M_SQRT2) / 2.0;
+static const double TB_W = M_SQRT2 / 4.0;
+
+typedef struct {
+  size_t n;
+  const gsl_odeiv2_driver *drv;
+  /* pattern (owned copies) and its colouring */
+  int ncolor, *color_adr, *color_cols, *col_adr, *col_num, *rows;
+  unsigned long *njac;
+  int (*jac)(void *, double, const double *, double *); /* analytic columns, or NULL */
+  void *jac_ctx;
+  awe_slu *lu;
+  double *jval;              /* J on the pattern */
+  int have_j;                /* jval holds a Jacobian */
+  double c_fact;             /* d h of the factorisation (0: none) */
+  double *f0, *z1, *z2, *z3, *base, *ys, *fs, *del, *inv_d, *yp, *f1;
+} trbdf2_state;
+
+
+static void free_pattern(trbdf2_state *s) {
+  free(s->color_adr);
+  free(s->color_cols);
+  free(s->col_adr);
+  free(s->col_num);
+  free(s->rows);
+  free(s->jval);
+  awe_slu_free(s->lu);
+  s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
+  s->jval = NULL;
+  s->lu = NULL;
+}
+
+
+/* copy a pattern into s, colour and analyse it; -1 when out of memory */
+static int install_pattern(trbdf2_state *s, const awe_jac_pattern *p) {
+  int n = p->n, nnz = 0;
+  for (int j = 0; j < n; j++) nnz += p->col_num[j];
+  s->njac = p->njac;
+  s->jac = p->analytic ? p->jac : NULL;
+  s->jac_ctx = p->jac_ctx;
+  s->color_adr = calloc((size_t)n + 2, sizeof(int));
+  s->color_cols = malloc(sizeof(int) * ((size_t)n + 1));
+  s->col_adr = calloc((size_t)n + 1, sizeof(int));
+  s->col_num = calloc((size_t)n + 1, sizeof(int));
+  s->rows = calloc((size_t)nnz + 1, sizeof(int));
+  s->jval = calloc((size_t)nnz + 1, sizeof(double));
+  int *color = malloc(sizeof(int) * ((size_t)n + 1));
+  if (!s->color_adr || !s->color_cols || !s->col_adr || !s->col_num || !s->rows || !s->jval ||
+      !color)
+    goto fail;
+  /* columns packed in order: the LU's value array is indexed the same way */
+  for (int j = 0, a = 0; j < n; j++) {
+    s->col_adr[j] = a;
+    s->col_num[j] = p->col_num[j];
+    memcpy(s->rows + a, p->rows + p->col_adr[j], sizeof(int) * (size_t)p->col_num[j]);
+    a += p->col_num[j];
+  }
+  {
+    /* analytic columns take no part in the differences: no rows for the colouring */
+    int *num = calloc((size_t)n + 1, sizeof(int));
+    if (!num) goto fail;
+    for (int j = 0; j < n; j++) num[j] = s->jac && p->analytic[j] ? 0 : s->col_num[j];
+    s->ncolor = awe_color_columns(n, s->col_adr, num, s->rows, color);
+    free(num);
+  }
+  if (s->ncolor < 0) goto fail;
+  for (int j = 0; j < n; j++)
+    if (s->jac && p->analytic[j]) color[j] = -1;
+  /* columns of each colour (CSR): colour c has color_cols[color_adr[c] .. color_adr[c+1]) */
+  for (int j = 0; j < n; j++)
+    if (color[j] >= 0) s->color_adr[color[j] + 1]++;
+  for (int c = 0; c < s->ncolor; c++) s->color_adr[c + 1] += s->color_adr[c];
+  {
+    int *fill = calloc((size_t)s->ncolor + 1, sizeof(int));
+    if (!fill) goto fail;
+    for (int j = 0; j < n; j++)
+      if (color[j] >= 0) s->color_cols[s->color_adr[color[j]] + fill[color[j]]++] = j;
+    free(fill);
+  }
+  free(color);
+  color = NULL;
+  s->lu = awe_slu_alloc(n, s->col_adr, s->col_num, s->rows);
+  if (!s->lu) goto fail;
+  s->have_j = 0;
+  s->c_fact = 0.0;
+  return 0;
+fail:
+  free(color);
+  return -1;
+}
+
+
+/* the dense default: every row depends on every column */
+static int dense_pattern(trbdf2_state *s) {
+  int n = (int)s->n, rc = -1;
+  int *adr = malloc(sizeof(int) * ((size_t)n + 1)), *num = malloc(sizeof(int) * ((size_t)n + 1));
+  int *rows = malloc(sizeof(int) * ((size_t)n * (size_t)n + 1));
+  if (adr && num && rows) {
+    for (int j = 0; j < n; j++) {
+      adr[j] = j * n;
+      num[j] = n;
+      for (int i = 0; i < n; i++) rows[j * n + i] = i;
+    }
+    awe_jac_pattern p = {n, adr, num, rows, NULL, NULL, NULL, NULL};
+    rc = install_pattern(s, &p);
+  }
+  free(adr);
+  free(num);
+  free(rows);
+  return rc;
+}
+
+
+static void trbdf2_free(void *vstate) {
+  trbdf2_state *s = vstate;
+  if (!s) return;
+  free_pattern(s);
+  double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys,
+                  &s->fs, &s->del, &s->inv_d, &s->yp, &s->f1};
+  for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) free(*v[k]);
+  free(s);
+}
+
+
+static void *trbdf2_alloc(size_t dim) {
+  trbdf2_state *s = calloc(1, sizeof(*s));
+  if (!s) return NULL;
+  s->n = dim;
+  double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys,
+                  &s->fs, &s->del, &s->inv_d, &s->yp, &s->f1};
+  for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+    *v[k] = calloc(dim + 1, sizeof(double));
+    if (!*v[k]) goto fail;
+  }
+  /* no pattern yet: awe_trbdf2_set_pattern installs one before the first step (integrate.c);
+   * a stepper used without one gets the dense default at its first step (colouring and
+   * ordering a dense pattern is the slow part of start-up, so it is not done eagerly) */
+  return s;
+fail:
+  trbdf2_free(s);
+  return NULL;
+}
+
+
+static int trbdf2_set_driver(void *vstate, const gsl_odeiv2_driver *d) {
+  ((trbdf2_state *)vstate)->drv = d;
+  return GSL_SUCCESS;
+}
+
+
+/* after a discontinuity: a one-step method keeps no history; J stays (Newton checks it) */
+static int trbdf2_reset(void *vstate, size_t dim) {
+  (void)vstate;
+  (void)dim;
+  return GSL_SUCCESS;
+}
+
+
+static unsigned int trbdf2_order(void *vstate) {
+  (void)vstate;
+  return 2;
+}
+
+
+/* J at (t, y) by coloured differences against f0 = f(t, y) */
+static int jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, const double *y) {
+  const double sq = sqrt(DBL_EPSILON);
+  if (s->njac) (*s->njac)++;
+  if (s->jac) {
+    int st = s->jac(s->jac_ctx, t, y, s->jval);
+    if (st != GSL_SUCCESS) return st;
+  }
+  memcpy(s->yp, y, sizeof(double) * s->n);
+  for (int c = 0; c < s->ncolor; c++) {
+    const int *cols = s->color_cols + s->color_adr[c];
+    int nc = s->color_adr[c + 1] - s->color_adr[c];
+    if (nc == 0) continue;
+    for (int k = 0; k < nc; k++) {
+      int j = cols[k];
+      s->yp[j] = y[j] + sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
+    }
+    int st = GSL_ODEIV_FN_EVAL(sys, t, s->yp, s->f1);
+    if (st != GSL_SUCCESS) return st;
+    for (int k = 0; k < nc; k++) {
+      int j = cols[k];
+      double inv_h = 1.0 / (s->yp[j] - y[j]); /* the step actually taken */
+      double *jv = s->jval + s->col_adr[j];
+      const int *rows = s->rows + s->col_adr[j];
+      for (int e = 0; e < s->col_num[j]; e++) jv[e] = (s->f1[rows[e]] - s->f0[rows[e]]) * inv_h;
+      s->yp[j] = y[j];
+    }
+  }
+  s->have_j = 1;
+  s->c_fact = 0.0;
+  return GSL_SUCCESS;
+}
+
+
+/* GSL's error norm of v times scale */
+static double norm(const trbdf2_state *s, const double *v, double scale) {
+  double m = 0.0;
+  for (size_t i = 0; i < s->n; i++) {
+    double r = fabs(v[i]) * s->inv_d[i];
+    if (r > m) m = r;
+  }
+  return scale * m;
+}
+
+
+/* z = h f(ts, base + d z) by simplified Newton from the predictor in z.
+ * GSL_SUCCESS, GSL_FAILURE (no convergence) or the function's status. */
+static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, double h, double *z) {
+  size_t n = s->n;
+  double prev = 0.0;
+  for (int k = 0; k < TB_MAXIT; k++) {
+    for (size_t i = 0; i < n; i++) s->ys[i] = s->base[i] + TB_D * z[i];
+    int st = GSL_ODEIV_FN_EVAL(sys, ts, s->ys, s->fs);
+    if (st != GSL_SUCCESS) return st;
+    for (size_t i = 0; i < n; i++) s->del[i] = h * s->fs[i] - z[i];
+    awe_slu_solve(s->lu, s->del);
+    for (size_t i = 0; i < n; i++) z[i] += s->del[i];
+    double dn = norm(s, s->del, TB_D); /* Y moves by d dz */
+    if (!isfinite(dn)) return GSL_FAILURE;
+    if (k > 0) {
+      double theta = dn / prev;
+      if (theta >= TB_DIVERGE && k >= TB_PATIENCE) return GSL_FAILURE;
+      double eta = theta < 1.0 ? theta / (1.0 - theta) : INFINITY;
+      if (eta * dn <= TB_KAPPA) return GSL_SUCCESS;
+    } else if (dn <= TB_KAPPA) {
+      return GSL_SUCCESS;
+    }
+    prev = dn;
+  }
+  return GSL_FAILURE;
+}
+
+
+/* the two implicit stages from f0 = f(t, y) */
+static int stages(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, double h,
+                  const double *y) {
+  size_t n = s->n;
+  double c = TB_D * h;
+  if (s->c_fact == 0.0 || fabs(c / s->c_fact - 1.0) > TB_REFACTOR) {
+    if (awe_slu_factor(s->lu, c, s->jval)) return GSL_FAILURE;
+    s->c_fact = c;
+  }
+  for (size_t i = 0; i < n; i++) {
+    s->z1[i] = h * s->f0[i];
+    s->z2[i] = s->z1[i];
+    s->base[i] = y[i] + TB_D * s->z1[i];
+  }
+  int st = newton(s, sys, t + TB_GAMMA * h, h, s->z2);
+  if (st != GSL_SUCCESS) return st;
+  for (size_t i = 0; i < n; i++) {
+    s->z3[i] = s->z1[i] + (s->z2[i] - s->z1[i]) / TB_GAMMA;
+    s->base[i] = y[i] + TB_W * (s->z1[i] + s->z2[i]);
+  }
+  return newton(s, sys, t + h, h, s->z3);
+}
+
+
+static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[], double yerr[],
+                        const double dydt_in[], double dydt_out[], const gsl_odeiv2_system *sys) {
+  trbdf2_state *s = vstate;
+  (void)dydt_in;
+  if (dim != s->n) return GSL_EBADLEN;
+  if (!s->lu && dense_pattern(s)) return GSL_ENOMEM; /* once, without a pattern */
+  int st = GSL_ODEIV_FN_EVAL(sys, t, y, s->f0);
+  if (st != GSL_SUCCESS) return st;
+  for (size_t i = 0; i < dim; i++) {
+    double dl = 0.0;
+    if (s->drv && s->drv->c) gsl_odeiv2_control_errlevel(s->drv->c, y[i], s->f0[i], h, i, &dl);
+    if (!(dl > 0.0)) dl = 1e-6 * (1.0 + fabs(y[i])); /* no driver: GSL's default 1e-6 */
+    s->inv_d[i] = 1.0 / dl;
+  }
+  int fresh = 0;
+  if (!s->have_j) {
+    st = jacobian(s, sys, t, y);
+    if (st != GSL_SUCCESS) return st;
+    fresh = 1;
+  }
+  st = stages(s, sys, t, h, y);
+  if (st != GSL_SUCCESS && !fresh) {
+    /* an old Jacobian: renew it and try once more at this h */
+    st = jacobian(s, sys, t, y);
+    if (st != GSL_SUCCESS) return st;
+    st = stages(s, sys, t, h, y);
+  }
+  if (st != GSL_SUCCESS) return st; /* evolve restores y and halves h */
+  const double e1 = (4.0 * TB_W - 1.0) / 3.0, e2 = -1.0 / 3.0, e3 = 2.0 * TB_D / 3.0;
+  for (size_t i = 0; i < dim; i++) yerr[i] = e1 * s->z1[i] + e2 * s->z2[i] + e3 * s->z3[i];
+  awe_slu_solve(s->lu, yerr);
+  awe_slu_solve(s->lu, yerr);
+  for (size_t i = 0; i < dim; i++) {
+    y[i] = s->base[i] + TB_D * s->z3[i];
+    if (dydt_out) dydt_out[i] = s->z3[i] / h;
+  }
+  return GSL_SUCCESS;
+}
+
+
+static const gsl_odeiv2_step_type trbdf2_type = {
+    "trbdf2",
+    0, /* can_use_dydt_in: no, y may change between steps (quaternion renormalisation) */
+    0, /* gives_exact_dydt_out: z3/h is within the Newton tolerance */
+    trbdf2_alloc, trbdf2_apply, trbdf2_set_driver, trbdf2_reset, trbdf2_order, trbdf2_free};
+
+const gsl_odeiv2_step_type *const awe_step_trbdf2 = &trbdf2_type;
+
+
+int awe_trbdf2_set_pattern(gsl_odeiv2_step *step, const awe_jac_pattern *p) {
+  trbdf2_state *s = step->state;
+  if (!p || p->n != (int)s->n) return GSL_EBADLEN;
+  trbdf2_state keep = *s;
+  s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
+  s->jval = NULL;
+  s->lu = NULL;
+  if (install_pattern(s, p)) {
+    free_pattern(s);
+    *s = keep;
+    return GSL_ENOMEM;
+  }
+  free_pattern(&keep); /* the old pattern's arrays */
+  return GSL_SUCCESS;
+}

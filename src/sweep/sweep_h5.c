@@ -1,0 +1,153 @@
+/* sweep_h5.c: the results columns of a sweep's summary.csv from one run's HDF5 log
+ * (writer_hdf5.c's layout: /time [T]; /winches/force, /winches/vel [T,N]; /segments/force
+ * [T,N]; /wings/elevation [T,N] with attr units; /points/pos [T,N,3]). Read-only; HDF5's
+ * automatic error printing is off (library code never prints). */
+#include "sweep/sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+/* a float64 dataset of up to 3 dimensions, or NULL when absent or unreadable */
+static double *read_ds(hid_t f, const char *name, hsize_t dims[3], int *rank) {
+  dims[0] = dims[1] = dims[2] = 1;
+  if (H5Lexists(f, name, H5P_DEFAULT) <= 0) {
+    /* the group must exist before its member can be asked for */
+    return NULL;
+  }
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return NULL;
+  hid_t s = H5Dget_space(d);
+  int r = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+  double *buf = NULL;
+  if (r >= 1 && r <= 3 && H5Sget_simple_extent_dims(s, dims, NULL) == r) {
+    hsize_t n = dims[0] * dims[1] * dims[2];
+    buf = n ? malloc(n * sizeof(double)) : NULL;
+    if (buf && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+      free(buf);
+      buf = NULL;
+    }
+  }
+  if (s >= 0) H5Sclose(s);
+  H5Dclose(d);
+  *rank = r;
+  return buf;
+}
+
+static int has(hid_t f, const char *group, const char *name) {
+  if (H5Lexists(f, group, H5P_DEFAULT) <= 0) return 0;
+  return H5Lexists(f, name, H5P_DEFAULT) > 0;
+}
+
+/* is the dataset's units attribute in degrees? */
+static int in_degrees(hid_t f, const char *name) {
+  int deg = 0;
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return 0;
+  if (H5Aexists(d, "units") > 0) {
+    hid_t a = H5Aopen(d, "units", H5P_DEFAULT), t = H5Aget_type(a);
+    size_t n = H5Tget_size(t);
+    char *s = calloc(n + 1, 1);
+    if (s && H5Aread(a, t, s) >= 0) deg = !strncmp(s, "deg", 3);
+    free(s);
+    H5Tclose(t);
+    H5Aclose(a);
+  }
+  H5Dclose(d);
+  return deg;
+}
+
+static void from_file(hid_t f, double t0, awe_sweep_results *r) {
+  hsize_t dt[3], dw[3], dv[3], ds[3], de[3], dp[3];
+  int rk;
+  double *t = read_ds(f, "time", dt, &rk);
+  if (!t) return;
+  hsize_t T = dt[0], first = 0;
+  while (first < T && isfinite(t0) && t[first] < t0) first++;
+  free(t);
+  if (first >= T) return;
+  double n = (double)(T - first);
+
+  double *wf = has(f, "winches", "winches/force") ? read_ds(f, "winches/force", dw, &rk) : NULL;
+  double *wv = has(f, "winches", "winches/vel") ? read_ds(f, "winches/vel", dv, &rk) : NULL;
+  double *sf = (!wf && has(f, "segments", "segments/force"))
+                   ? read_ds(f, "segments/force", ds, &rk) : NULL;
+  const double *fsrc = wf ? wf : sf;
+  const hsize_t *fd = wf ? dw : ds;
+  if (fsrc && fd[0] == T && fd[1] > 0) {
+    double sum = 0, mx = -INFINITY, psum = 0;
+    int power = wf && wv && dv[0] == T && dv[1] == dw[1];
+    for (hsize_t i = first; i < T; i++) {
+      double fi = wf ? 0 : -INFINITY, pi = 0;
+      for (hsize_t j = 0; j < fd[1]; j++) {
+        double x = fsrc[i * fd[1] + j];
+        if (wf) fi += x;
+        else if (x > fi) fi = x;
+        if (power) pi += x * wv[i * fd[1] + j];
+      }
+      sum += fi;
+      if (fi > mx) mx = fi;
+      psum += pi;
+    }
+    r->force_mean = sum / n;
+    r->force_max = mx;
+    if (power) r->power_mean = psum / n;
+  }
+  free(wf);
+  free(wv);
+  free(sf);
+
+  double *el = has(f, "wings", "wings/elevation") ? read_ds(f, "wings/elevation", de, &rk) : NULL;
+  if (el && de[0] == T && de[1] > 0) {
+    double e = el[(T - 1) * de[1]];
+    r->elevation_final = in_degrees(f, "wings/elevation") ? e : e * 180.0 / M_PI;
+  } else {
+    double *p = has(f, "points", "points/pos") ? read_ds(f, "points/pos", dp, &rk) : NULL;
+    if (p && rk == 3 && dp[0] == T && dp[2] == 3 && dp[1] > 0) {
+      /* the farthest moving point at the last selected row (over the window) */
+      double best = -1;
+      hsize_t N = dp[1];
+      for (hsize_t j = 0; j < N; j++) {
+        double span = 0;
+        for (int c = 0; c < 3; c++) {
+          double lo = INFINITY, hi = -INFINITY;
+          for (hsize_t i = first; i < T; i++) {
+            double x = p[(i * N + j) * 3 + c];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+          }
+          span = hi - lo > span ? hi - lo : span;
+        }
+        const double *q = p + ((T - 1) * N + j) * 3;
+        double d = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        if (span > 1e-9 && d > best) {
+          best = d;
+          r->elevation_final = q[2] > 0 ? atan2(q[2], hypot(q[0], q[1])) * 180.0 / M_PI : NAN;
+        }
+      }
+    }
+    free(p);
+  }
+  free(el);
+}
+
+awe_status awe_sweep_h5_results(const char *path, double t0, awe_sweep_results *r,
+                                awe_err *err) {
+  *r = (awe_sweep_results){NAN, NAN, NAN, NAN};
+  H5E_auto2_t fn;
+  void *data;
+  H5Eget_auto2(H5E_DEFAULT, &fn, &data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  awe_status st = AWE_OK;
+  if (f < 0) {
+    st = awe_err_set(err, AWE_ENOFILE, "%s: cannot open as HDF5", path);
+  } else {
+    from_file(f, t0, r);
+    H5Fclose(f);
+  }
+  H5Eset_auto2(H5E_DEFAULT, fn, data);
+  return st;
+}
