@@ -10,11 +10,17 @@
  * Second table: the TU Delft V3 kite of vsm.md V6 (10 sections, Breukels t 0.1, kappa 0.095,
  * 36 panels SPLIT_PROVIDED, alpha 8 deg), the case the simulator runs; linearization 16 inputs.
  * Julia reference (Ryzen 7950X): solve_base! 0.42-0.45 ms for 20 panels, LOOP.
+ * Third: `awesim polar` through the command line, whole process (start-up, reading, 200 cold
+ * starts, CSV) divided by its 200 angles: the rectangular wing of tests/data/polar, 20 panels,
+ * alpha 0:19.9:0.1 (issue 12 target: <= 50 us per angle; the Python VSM: ~165 ms per solve).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "aero/vsm.h"
 
@@ -66,6 +72,53 @@ static double time_solves(awe_vsm_wing *w, int warm, double budget, double alpha
   }
   *iters = (int)(itsum/n);
   return median(t, n);
+}
+
+
+/* wall time [s] of one ./awesim process with stdout to /dev/null; < 0 on failure */
+static double process_once(const char *const *argv) {
+  const double t0 = now();
+  const pid_t pid = fork();
+  if (pid < 0) return -1.0;
+  if (pid == 0) {
+    const int fd = open("/dev/null", O_WRONLY);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  int st;
+  if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return -1.0;
+  return now() - t0;
+}
+
+
+/* median of 21 runs of a process [s]; < 0 if any run failed (no ./awesim, say) */
+static double process_median(const char *const *argv) {
+  double t[21];
+  for (int k = 0; k < 21; k++)
+    if ((t[k] = process_once(argv)) < 0.0) return -1.0;
+  return median(t, 21);
+}
+
+
+static void polar_cli(void) {
+  static const char *const polar[] = {"./awesim", "polar", "tests/data/polar/rect_inviscid.yaml",
+    "--vsm-settings", "tests/data/polar/vsm_settings.yaml", "--panels", "20",
+    "--alpha", "0:19.9:0.1", NULL};
+  static const char *const version[] = {"./awesim", "--version", NULL};
+  printf("\nawesim polar through the command line (whole process, median of 21; "
+         "from the repository root)\n");
+  const double tp = process_median(polar), tv = process_median(version);
+  if (tp < 0.0 || tv < 0.0) {
+    printf("  skipped: ./awesim or tests/data/polar not found or failed (run from the root)\n");
+    return;
+  }
+  printf("  rect 20 panels, alpha 0:19.9:0.1 (200 angles): %8.2f ms = %6.1f us per angle\n",
+         1e3*tp, 1e6*tp/200.0);
+  printf("  awesim --version (process start-up):            %8.2f ms\n", 1e3*tv);
 }
 
 
@@ -157,5 +210,6 @@ int main(void) {
            (f_cold || f_warm) ? "  (some solves did not converge)" : "");
     awe_vsm_wing_free(w);
   }
+  polar_cli();
   return 0;
 }
