@@ -367,6 +367,23 @@ static const awe_loc *setting_loc(const awe_spec *s, const char *key, awe_loc *f
 }
 
 
+/* Settings a file may give that awesim reads but does not use: say so where they are given
+ * (a setting read and silently ignored would let a user believe it acts). */
+static void warn_unused_settings(const awe_model *m, const awe_spec *s, awe_diag *w) {
+  int speed_winch = 0;
+  for (int i = 0; i < m->nwinch; i++) speed_winch |= m->winch_speed_controlled[i];
+  static const char *const gains[] = {"p_speed", "i_speed"};
+  for (int k = 0; k < 2; k++) {
+    const int i = awe_settings_find(gains[k]);
+    if (!speed_winch || i < 0 || i >= 128 || !s->settings.given[i]) continue;
+    awe_warn(w, s->settings.loc[i].file ? &s->settings.loc[i] : NULL,
+             "winch.%s is not used: a speed-controlled winch follows its speed input exactly "
+             "(close a speed loop with a `pid` controller on winches.NAME.torque instead)",
+             gains[k]);
+  }
+}
+
+
 static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, awe_err *err) {
   const awe_settings *st = &s->settings;
   const char *f = s->scenario.settings_file ? s->scenario.settings_file : "settings";
@@ -509,6 +526,7 @@ awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w
   AWE_TRY(check_pulleys(m, s, err));
   AWE_TRY(check_wings(m, s, w, err));
   AWE_TRY(check_env(m, s, w, err));
+  warn_unused_settings(m, s, w);
   AWE_TRY(check_vsm(m, s, w, err));
   return AWE_OK;
 }
