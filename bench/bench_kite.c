@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "engine/aero_coupling.h"
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "io/load.h"
 
 static double now(void) {

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "io/load.h"
 #include "output/writer.h"
 

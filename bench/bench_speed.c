@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "io/load.h"
 
 static double now(void) {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "io/load.h"
 
 typedef struct {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "io/load.h"
 
 /* Load a scenario with --set style overrides (NULL-terminated list or NULL). */

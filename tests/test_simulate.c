@@ -5,6 +5,7 @@
  * stops the drum; speed-controlled winch; rest-length input; non-finite state reported by
  * name; unknown stepper names; bit-identical reruns.
  */
+#include "solve/sim.h"
 #include "solve/steady.h"
 #include "test_physics_util.h"
 
@@ -229,7 +230,7 @@ static void test_rest_length_input(void) {
     if (v < 0) return;
     sim->u[sim->m->reg.input.v[v].offset] = k;
     awe_err err = {0};
-    ENSURE(awe_steady_state(sim, 20.0, &err) == AWE_OK);
+    ENSURE(awe_sim_steady_state(sim, 20.0, &err) == AWE_OK);
     ENSURE(sim->steady_residual < 1e-6);
     awe_rhs(0.0, sim->y, sim->dydt, &sim->ctx);
     z[k] = sim->w->pos[5];

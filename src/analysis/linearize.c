@@ -615,7 +615,7 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
   if (st) return st;
   if (isnan(t_at)) {
     if (!m->opt.steady_state) {
-      st = awe_steady_state(s, m->opt.steady_state_time, err);
+      st = awe_sim_steady_state(s, m->opt.steady_state_time, err);
       if (st) return st;
     }
     op->steady = 1;

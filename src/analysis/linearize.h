@@ -43,7 +43,7 @@
 
 #include <stddef.h>
 
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "model/registry.h"
 #include "util/status.h"
 

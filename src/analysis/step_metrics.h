@@ -34,7 +34,7 @@
 #ifndef AWE_STEP_METRICS_H
 #define AWE_STEP_METRICS_H
 
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "analysis/linearize.h"
 
 typedef struct {

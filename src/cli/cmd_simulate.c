@@ -1,6 +1,6 @@
 /* cmd_simulate.c: `awesim simulate` — load, build, integrate, log to HDF5 and/or CSV.
  *
- * Life cycle per log step (integrate.h): initialize -> pre-calculate -> integrate ->
+ * Life cycle per log step (sim.h): initialize -> pre-calculate -> integrate ->
  * post-calculate -> complete (this file writes the row). The simulation itself lives in the
  * library (awe_sim_*); this file owns the command line, the writers, progress, the summary and
  * the signals.
@@ -24,7 +24,7 @@
 #include "engine/aero_coupling.h"
 #include "cli/cli.h"
 #include "control/controller.h"
-#include "solve/integrate.h"
+#include "solve/sim.h"
 #include "solve/steady.h"
 #include "output/writer.h"
 

@@ -46,7 +46,7 @@ awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err);
 /* Name of the output-vector element k ("wings.main_wing.heading") into buf; -1 if none. */
 int awe_output_scalar_find(const awe_model *m, const char *name);
 
-/* ---- running controllers (owned by the simulation, integrate.h) ---- */
+/* ---- running controllers (owned by the simulation, sim.h) ---- */
 
 typedef struct awe_ctrl_run awe_ctrl_run;
 

@@ -41,7 +41,6 @@ struct awe_aero {
   int nwing;
   aero_wing *wing;
   double *point_f_b;        /* [3 np] frozen body-frame point forces of particle wings */
-  double *dydt;             /* [nx] scratch for the refresh's rhs evaluation */
   awe_aero_stats st;
 };
 
@@ -72,7 +71,6 @@ void awe_aero_free(struct awe_aero *a) {
   }
   free(a->wing);
   free(a->point_f_b);
-  free(a->dydt);
   free(a);
 }
 
@@ -263,8 +261,7 @@ struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *
   a->nwing = m->nwing;
   a->wing = calloc((size_t)m->nwing, sizeof(aero_wing));
   a->point_f_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
-  a->dydt = calloc((size_t)w->nx + 1, sizeof(double));
-  if (!a->wing || !a->point_f_b || !a->dydt) goto oom;
+  if (!a->wing || !a->point_f_b) goto oom;
   for (int j = 0; j < m->nwing; j++) {
     if (m->wing_aero_mode[j] == AWE_AERO_NONE) continue;
     if (setup_wing(m, w, j, &a->wing[j], err)) {
@@ -544,14 +541,9 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
 }
 
 
-int awe_aero_refresh(awe_ctx *ctx, double t, const double *y) {
-  const awe_model *m = ctx->m;
-  awe_work *w = ctx->w;
+int awe_aero_refresh(const awe_model *m, awe_work *w, double t) {
   struct awe_aero *a = w->aero;
   if (!a) return 0;
-  /* kinematics at y (the loads of this evaluation are the old model's; they are not used) */
-  if (awe_rhs(t, y, a->dydt, ctx) != GSL_SUCCESS && awe_first_nonfinite(y, w->nx) >= 0)
-    return a->nwing;
   int nfail = 0;
   for (int j = 0; j < a->nwing; j++) {
     aero_wing *x = &a->wing[j];

@@ -5,7 +5,7 @@
  * VortexStepMethod.jl linearize (vsm.md §11).
  *
  * The VSM is solved only in the pre-calculate stage of the simulation life cycle, every
- * run.vsm_interval log steps (awe_aero_refresh: integrate.c; also at t = 0, during the
+ * run.vsm_interval log steps (awe_rhs_aero_refresh: sim.c; also at t = 0, during the
  * steady-state march, and once at the operating point of linearize/step-response). Between
  * refreshes the right-hand side evaluates a frozen model (awe_aero_eval), so the integrator
  * sees a smooth function and linearize perturbs a fixed aerodynamic model (physics.md §11).
@@ -82,7 +82,7 @@
 #ifndef AWE_AERO_COUPLING_H
 #define AWE_AERO_COUPLING_H
 
-#include "engine/rhs.h"
+#include "engine/work.h"
 
 #define AWE_AERO_MIN_WIND 0.5
 #define AWE_AERO_MAX_COEF 4.0    /* plausible |C_F| (a flat plate's normal force: ~2) */
@@ -107,10 +107,11 @@ void awe_aero_free(struct awe_aero *a);
 /* Forget the frozen models (zero loads until the next refresh) and the statistics' warm start. */
 void awe_aero_reset(const awe_model *m, awe_work *w);
 
-/* Refresh every wing's model at (t, y) with the context's inputs: one right-hand-side
- * evaluation for the kinematics, then the VSM. Returns the number of wings whose solve failed
- * (0 = all fine). */
-int awe_aero_refresh(awe_ctx *ctx, double t, const double *y);
+/* Refresh every wing's model from the workspace's kinematics, which the caller has just
+ * evaluated at time t (awe_rhs_aero_refresh in rhs.h does both: the coupling hands no call
+ * back up to the right-hand side). Returns the number of wings whose solve failed (0 = all
+ * fine). */
+int awe_aero_refresh(const awe_model *m, awe_work *w, double t);
 
 /* Loads of the frozen models at the current kinematics: w->wing_aero_force_b,
  * wing_aero_moment_b, group_moment_aero (right-hand side). */

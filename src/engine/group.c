@@ -8,7 +8,6 @@
 
 #include "engine/aero_coupling.h"
 #include "engine/point.h"
-#include "engine/rhs.h"
 #include "engine/segment.h"
 
 #define MAX_TWIST (0.5 * AWE_PI)

@@ -200,3 +200,12 @@ void awe_state_name(const awe_model *m, int k, char *buf, size_t n) {
   }
   snprintf(buf, n, "state[%d]", k);
 }
+
+
+int awe_rhs_aero_refresh(awe_ctx *ctx, double t, const double *y) {
+  awe_work *w = ctx->w;
+  if (!w->aero) return 0;
+  if (awe_rhs(t, y, w->refresh_dydt, ctx) != GSL_SUCCESS && awe_first_nonfinite(y, w->nx) >= 0)
+    return ctx->m->nwing;
+  return awe_aero_refresh(ctx->m, w, t);
+}

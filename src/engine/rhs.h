@@ -35,12 +35,6 @@
 
 #define AWE_RHS_RETRY GSL_EMAXITER
 
-enum {
-  AWE_CTX_BRAKE_ALL = 1u << 0,  /* every winch braked (steady-state march) */
-  AWE_CTX_FIX_WING = 1u << 1,   /* rigid wings and their twist held (all derivatives 0) */
-  AWE_CTX_FIX_SPHERE = 1u << 2  /* rigid wings move only radially and do not turn about the
-                                   radial axis (steady-state march, find_steady_state!) */
-};
 
 /* Parameters of awe_rhs. The signals are evaluated at t clamped to [t_lo, t_hi), the left
  * limit being used at and beyond t_hi, so an integration interval that ends on a step sees
@@ -63,6 +57,12 @@ awe_ctx awe_ctx_make(const awe_model *m, awe_work *w, const double *u);
 
 /* Right-hand side; params is an awe_ctx*. See the contract above. */
 int awe_rhs(double t, const double y[], double dydt[], void *params);
+
+/* Refresh the wings' frozen aerodynamic models at (t, y) with the context's inputs: one
+ * right-hand-side evaluation for the kinematics (its loads, the old model's, are not used), then
+ * awe_aero_refresh. The caller's stage is pre-calculate (sim.h). Returns the number of
+ * wings whose solve failed (0 = all fine; every wing when y holds a non-finite value). */
+int awe_rhs_aero_refresh(awe_ctx *ctx, double t, const double *y);
 
 /* Name of scalar state k ("points.bob.vel.z") into buf. */
 void awe_state_name(const awe_model *m, int k, char *buf, size_t n);

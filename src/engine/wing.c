@@ -11,7 +11,6 @@
 #include "engine/atmosphere.h"
 #include "engine/group.h"
 #include "util/kite_frames.h"
-#include "engine/rhs.h"
 
 /* ---- 3x3 helpers (row-major) ---- */
 

@@ -24,7 +24,6 @@
 #include "util/pool.h"
 #include "util/vec3.h"
 
-#define AWE_PI 3.14159265358979323846
 
 /* Runtime warnings, counted (MuJoCo's d->warning[]): the first occurrence is kept. */
 enum {
@@ -47,6 +46,15 @@ typedef struct {
   unsigned long rejected;  /* rejected (retried) steps */
   unsigned long qs_solves, qs_iter; /* quasi-static Newton solves and iterations */
 } awe_stats;
+
+/* Flags of one right-hand-side call (awe_ctx.flags in rhs.h), kept in the workspace (flags
+ * below) for the components that honour them (wing.c, group.c, rhs.c). */
+enum {
+  AWE_CTX_BRAKE_ALL = 1u << 0,  /* every winch braked (steady-state march) */
+  AWE_CTX_FIX_WING = 1u << 1,   /* rigid wings and their twist held (all derivatives 0) */
+  AWE_CTX_FIX_SPHERE = 1u << 2  /* rigid wings move only radially and do not turn about the
+                                   radial axis (steady-state march, find_steady_state!) */
+};
 
 struct awe_qs;
 struct awe_aero;
@@ -160,6 +168,7 @@ typedef struct awe_work {
 
   double wind_gnd[3];      /* wind vector at h_ref [m/s] */
   double *u;               /* [nu] effective inputs of the last rhs call */
+  double *refresh_dydt;    /* [nx] scratch: the aerodynamic refresh's rhs call (rhs.h) */
 
   struct awe_qs *qs;       /* quasi-static solver scratch (NULL when nqs == 0) */
 
@@ -172,34 +181,11 @@ typedef struct awe_work {
   awe_pool *pool;          /* owns every array above */
 } awe_work;
 
-/* Allocate a workspace for m (which must outlive it): every array, the wing and group geometry
- * and the aerodynamic coupling (VSM wings). NULL with err set on failure. */
-awe_work *awe_work_alloc(const awe_model *m, awe_err *err);
-void awe_work_free(awe_work *w);
-
-/* Initial state y0 [w->nx] from the placed model (point_pos0/vel0, tether_len0, init_vel,
- * pulley_len0, rigid wings from their placed points, zero twist). Also resets the quasi-static
- * warm start and the frozen aerodynamics. */
-void awe_state_init(const awe_model *m, awe_work *w, double *y);
-
 /* Default inputs u0 [w->nu]: zero torque, brake as in the model, no rest-length change, no
  * external force, v_wind from the settings, speed-controlled winches at their init_vel. */
 void awe_input_default(const awe_model *m, const awe_work *w, double *u);
 
 /* Record a warning (first occurrence keeps t and index). */
 void awe_work_warn(awe_work *w, int kind, double t, int index);
-
-/* Does point i carry a state (pos, vel)? DYNAMIC points and WING points of particle wings
- * (see layout.c). */
-int awe_point_has_state(const awe_model *m, int i);
-
-/* Is point i a WING point of a rigid wing (a kinematic slave of the wing body)? */
-int awe_point_is_slave(const awe_model *m, int i);
-
-/* Does group g carry a state (twist, twist_vel)? DYNAMIC groups of rigid wings. */
-int awe_group_has_state(const awe_model *m, int g);
-
-/* Does pulley i carry a state (len, vel)? DYNAMIC pulleys whose rope has mass (layout.c). */
-int awe_pulley_has_state(const awe_model *m, int i);
 
 #endif

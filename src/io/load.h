@@ -3,7 +3,6 @@
 #ifndef AWE_LOAD_H
 #define AWE_LOAD_H
 
-#include "model/model.h"
 #include "io/spec.h"
 #include "util/status.h"
 

@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "engine/work.h"
+#include "util/vec3.h"
 
 
 static int resolve_name(const awe_ref *r, const char *const *names, int n) {

@@ -45,7 +45,7 @@
 
 #include "model/model.h"
 #include "util/pool.h"
-#include "engine/work.h"
+#include "util/vec3.h"
 
 #define ADD(list, ...)                                          \
   do {                                                          \

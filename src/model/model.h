@@ -206,6 +206,21 @@ awe_status awe_model_layout(awe_model *m, awe_err *err);
  * are resolved. */
 awe_status awe_model_layout_inputs(awe_model *m, awe_err *err);
 
+/* Which components carry states (layout.c decides; the workspace and the right-hand side
+ * follow it). */
+/* Does point i carry a state (pos, vel)? DYNAMIC points and WING points of particle wings
+ * (see layout.c). */
+int awe_point_has_state(const awe_model *m, int i);
+
+/* Is point i a WING point of a rigid wing (a kinematic slave of the wing body)? */
+int awe_point_is_slave(const awe_model *m, int i);
+
+/* Does group g carry a state (twist, twist_vel)? DYNAMIC groups of rigid wings. */
+int awe_group_has_state(const awe_model *m, int g);
+
+/* Does pulley i carry a state (len, vel)? DYNAMIC pulleys whose rope has mass (layout.c). */
+int awe_pulley_has_state(const awe_model *m, int i);
+
 /* Index lookups by name; -1 if absent. */
 int awe_model_find_point(const awe_model *m, const char *name);
 int awe_model_find_segment(const awe_model *m, const char *name);

@@ -17,7 +17,7 @@
 #include "model/model.h"
 #include "model/solver_default.h"
 #include "util/vec3.h"
-#include "control/controller.h"
+#include "control/controller.h" /* up: the controllers are part of the read-only model */
 #include "util/pool.h"
 
 

@@ -51,10 +51,10 @@ static void zero_velocities(const awe_model *m, const awe_work *w, double *y) {
 
 
 /* max |acc| and max |F| of the moving points at y (velocities zero) */
-static int residual(awe_sim *s, double *fmax, double *amax) {
+static int residual(awe_steady_io *s, double *fmax, double *amax) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
-  int st = awe_rhs(0.0, s->y, s->dydt, &s->ctx);
+  int st = awe_rhs(0.0, s->y, s->dydt, s->ctx);
   *fmax = *amax = 0.0;
   for (int i = 0; i < m->npoint; i++) {
     if (w->point_x[i] < 0) continue;
@@ -81,8 +81,8 @@ static int residual(awe_sim *s, double *fmax, double *amax) {
 
 
 /* max |acc| over the position rows A[0..np-1] at s->y; -1 if the rhs fails */
-static double acc_norm(awe_sim *s, const int *A, int np, double *r) {
-  if (awe_rhs(0.0, s->y, s->dydt, &s->ctx) != GSL_SUCCESS) return -1.0;
+static double acc_norm(awe_steady_io *s, const int *A, int np, double *r) {
+  if (awe_rhs(0.0, s->y, s->dydt, s->ctx) != GSL_SUCCESS) return -1.0;
   double res = 0.0;
   for (int k = 0; k < np; k++) {
     if (r) r[k] = s->dydt[A[k]];
@@ -105,7 +105,7 @@ static double acc_norm(awe_sim *s, const int *A, int np, double *r) {
  * wings' aerodynamic models are refreshed at every 4th iterate, and at every iterate once
  * max |acc| < 1e-3. At most 1000 iterations; it stops after 100 without a 0.1 % improvement.
  * Returns the iterations done. */
-static int ptc_polish(awe_sim *s) {
+static int ptc_polish(awe_steady_io *s) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   int n = w->nx, np = 0, it = 0;
@@ -148,12 +148,12 @@ static int ptc_polish(awe_sim *s) {
   ybest = malloc(sizeof(double) * (size_t)n);
   perm = gsl_permutation_alloc((size_t)np);
   if (!J || !M || !dfdt || !r || !dx || !y0 || !ybest || !perm) goto out;
-  if (w->aero) awe_aero_refresh(&s->ctx, 0.0, s->y);
+  if (w->aero) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
   double res = acc_norm(s, A, np, r), sigma = -1.0, best = res;
   memcpy(ybest, s->y, sizeof(double) * (size_t)n);
   int fails = 0, stall = 0;
   for (; it < 1000 && res > 1e-12 && fails < 12; it++) {
-    if (awe_guard_poll(&s->guard, 0.0, 0)) break; /* the caller reports it */
+    if (awe_guard_poll(s->guard, 0.0, 0)) break; /* the caller reports it */
     if (awe_jacobian_fd(0.0, s->y, J, dfdt, s->it) != GSL_SUCCESS) break;
     acc_norm(s, A, np, r); /* the Jacobian left the workspace at a perturbed state */
     /* columns in the generalized coordinates */
@@ -208,7 +208,7 @@ static int ptc_polish(awe_sim *s) {
     /* the aerodynamic model follows every 4th iterate (its linearization carries the steps in
      * between), and every iterate near convergence */
     int fresh = w->aero && (it % 4 == 3 || res < 1e-3);
-    if (fresh) awe_aero_refresh(&s->ctx, 0.0, s->y);
+    if (fresh) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
     double rn = acc_norm(s, A, np, NULL);
     if (rn >= 0.0 && rn < 1e3 * res) {
       /* accepted (not necessarily monotone: a residual norm is no energy) */
@@ -225,7 +225,7 @@ static int ptc_polish(awe_sim *s) {
       fails = 0;
     } else {
       memcpy(s->y, y0, sizeof(double) * (size_t)n);
-      if (fresh) awe_aero_refresh(&s->ctx, 0.0, s->y);
+      if (fresh) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
       sigma *= 10.0;
       fails++;
     }
@@ -247,9 +247,9 @@ out:
 
 
 /* why the settling march stopped at pseudo-time tau */
-static awe_status march_fail(awe_sim *s, int st, double tau, awe_err *err) {
+static awe_status march_fail(awe_steady_io *s, int st, double tau, awe_err *err) {
   char name[256];
-  if (s->guard.why) return awe_guard_error(&s->guard, err);
+  if (s->guard->why) return awe_guard_error(s->guard, err);
   int k = awe_first_nonfinite(s->y, s->w->nx);
   if (k < 0 && s->w->bad_x >= 0) k = s->w->bad_x;
   if (k >= 0) {
@@ -269,7 +269,7 @@ static awe_status march_fail(awe_sim *s, int st, double tau, awe_err *err) {
 }
 
 
-awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
+awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   if (!(t_settle > 0.0)) t_settle = 2.0;
@@ -281,17 +281,17 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   if (!u0) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   memcpy(u0, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, 0.0, u0);
-  awe_ctx saved = s->ctx;
-  s->ctx.u = u0;
-  s->ctx.sig = NULL;
-  s->ctx.nsig = 0;
-  s->ctx.t_lo = -INFINITY;
-  s->ctx.t_hi = INFINITY;
-  s->ctx.flags |= AWE_CTX_BRAKE_ALL | AWE_CTX_FIX_SPHERE;
+  awe_ctx saved = *s->ctx;
+  s->ctx->u = u0;
+  s->ctx->sig = NULL;
+  s->ctx->nsig = 0;
+  s->ctx->t_lo = -INFINITY;
+  s->ctx->t_hi = INFINITY;
+  s->ctx->flags |= AWE_CTX_BRAKE_ALL | AWE_CTX_FIX_SPHERE;
 
   awe_status rc = AWE_OK;
-  const char *phase = s->guard.phase;
-  s->guard.phase = "settling"; /* left so on failure: the log records where the run stopped */
+  const char *phase = s->guard->phase;
+  s->guard->phase = "settling"; /* left so on failure: the log records where the run stopped */
   zero_velocities(m, w, s->y);
   awe_integrator_reset(s->it);
   double tau = 0.0, T_prev = 0.0, fmax, amax;
@@ -299,7 +299,7 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   int per_refresh = (int)floor(dt / h + 0.5);
   if (per_refresh < 1) per_refresh = 1;
   while (k < nsteps) {
-    if (w->aero && k % per_refresh == 0) awe_aero_refresh(&s->ctx, tau, s->y);
+    if (w->aero && k % per_refresh == 0) awe_rhs_aero_refresh(s->ctx, tau, s->y);
     double t1 = (double)(++k) * h;
     w->bad_x = -1;
     int st = awe_integrator_apply(s->it, &tau, t1, s->y);
@@ -319,19 +319,19 @@ awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err) {
   }
   zero_velocities(m, w, s->y);
   if (rc == AWE_OK) ptc_polish(s);
-  if (rc == AWE_OK && s->guard.why) rc = awe_guard_error(&s->guard, err);
-  if (rc == AWE_OK && w->aero) awe_aero_refresh(&s->ctx, 0.0, s->y);
+  if (rc == AWE_OK && s->guard->why) rc = awe_guard_error(s->guard, err);
+  if (rc == AWE_OK && w->aero) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
   if (rc == AWE_OK) {
     if (residual(s, &fmax, &amax) != GSL_SUCCESS) {
       rc = awe_err_set(err, AWE_ENOCONV, "steady state: the settled state cannot be evaluated");
     } else {
-      s->steady_residual = fmax;
-      s->steady_acc = amax;
+      s->residual = fmax;
+      s->acc = amax;
     }
   }
-  s->ctx = saved;
+  *s->ctx = saved;
   awe_integrator_reset(s->it);
   free(u0);
-  if (rc == AWE_OK) s->guard.phase = phase;
+  if (rc == AWE_OK) s->guard->phase = phase;
   return rc;
 }

@@ -22,7 +22,7 @@
  *
  * Residual reported: max |F_i| over the moving points and m |acc| of the rigid wings (the
  * constrained, radial part) [N], and max |acc| [m/s^2] at the settled state with zero velocities
- * (s->steady_residual, s->steady_acc).
+ * (awe_steady_io.residual, .acc; the simulation copies them to s->steady_residual, s->steady_acc).
  */
 #ifndef AWE_STEADY_H
 #define AWE_STEADY_H
@@ -32,7 +32,23 @@
 /* Settled: max |acc| below 1e-3 g [m/s^2] (a warning otherwise; the run goes on). */
 #define AWE_STEADY_ACC_OK (1e-3 * 9.80665)
 
-/* March s (at t = 0) for t_settle [s] (<= 0 or NAN: 2 s, the SymbolicAWEModels default). */
-awe_status awe_steady_state(awe_sim *s, double t_settle, awe_err *err);
+/* What the march works on, borrowed from the simulation (sim.h hands it down, so the march
+ * needs no simulation type): the state, inputs and scratch, the stepper it marches with, the
+ * right-hand side's context (restored on return) and the guard it polls. */
+typedef struct {
+  const awe_model *m;
+  awe_work *w;
+  awe_integrator *it;
+  awe_ctx *ctx;
+  awe_guard *guard;
+  double *y;               /* [nx] state, settled in place */
+  double *u;               /* [nu] base inputs */
+  double *dydt;            /* [nx] scratch */
+  double residual;         /* out: max |F| of the moving points [N], NAN before */
+  double acc;              /* out: max |acc| [m/s^2], NAN before */
+} awe_steady_io;
+
+/* March io (at t = 0) for t_settle [s] (<= 0 or NAN: 2 s, the SymbolicAWEModels default). */
+awe_status awe_steady_march(awe_steady_io *io, double t_settle, awe_err *err);
 
 #endif

@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#define AWE_PI 3.14159265358979323846
+
 static inline double awe_v3_dot(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }

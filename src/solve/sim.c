@@ -1,0 +1,276 @@
+/* sim.c: the simulation life cycle (sim.h). */
+#include "solve/sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aero/vsm.h"
+#include "control/controller.h"
+#include "engine/aero_coupling.h"
+#include "engine/outputs.h"
+#include "engine/winch.h"
+#include "engine/work_alloc.h"
+#include "model/input_signal.h"
+#include "solve/steady.h"
+
+
+long awe_sim_log_steps(const awe_model *m) {
+  double n = m->opt.duration / m->opt.dt;
+  long k = (long)ceil(n - 1e-9);
+  return k > 0 ? k : 0;
+}
+
+
+double awe_sim_log_time(const awe_model *m, long k) {
+  double t = (double)k * m->opt.dt;
+  return t > m->opt.duration || k >= awe_sim_log_steps(m) ? m->opt.duration : t;
+}
+
+
+awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
+  awe_sim *s = calloc(1, sizeof(*s));
+  if (!s) {
+    awe_err_set(err, AWE_ENOMEM, "out of memory");
+    return NULL;
+  }
+  s->m = m;
+  s->steady_residual = s->steady_acc = NAN;
+  s->w = awe_work_alloc(m, err);
+  if (!s->w) goto fail;
+  int nx = s->w->nx, nu = s->w->nu, ny = s->w->ny;
+  s->y = calloc((size_t)nx + 1, sizeof(double));
+  s->dydt = calloc((size_t)nx + 1, sizeof(double));
+  s->u = calloc((size_t)nu + 1, sizeof(double));
+  s->yout = calloc((size_t)ny + 1, sizeof(double));
+  if (!s->y || !s->dydt || !s->u || !s->yout) {
+    awe_err_set(err, AWE_ENOMEM, "out of memory");
+    goto fail;
+  }
+  s->ctx = awe_ctx_make(m, s->w, s->u);
+  s->ctx.sig = m->signals;
+  s->ctx.nsig = m->nsignal;
+  if (!solver || !*solver) solver = m->opt.solver[0] ? m->opt.solver : AWE_DEFAULT_SOLVER;
+  double dt = m->opt.dt > 0.0 ? m->opt.dt : 0.05;
+  double hmax = m->opt.max_step > 0.0 ? m->opt.max_step : dt;
+  double h0 = hmax < 1e-3 ? hmax : 1e-3;
+  double atol = m->opt.abs_tol > 0.0 ? m->opt.abs_tol : 1e-6;
+  double rtol = m->opt.rel_tol > 0.0 ? m->opt.rel_tol : 1e-6;
+  s->it = awe_integrator_alloc(&s->ctx, solver, h0, atol, rtol, hmax, err);
+  if (!s->it) goto fail;
+  awe_guard_init(&s->guard, &m->opt);
+  awe_integrator_set_guard(s->it, &s->guard);
+  if (m->nctrl > 0) {
+    s->ctrl = awe_ctrl_run_alloc(m, err);
+    if (!s->ctrl) goto fail;
+    s->ctx.nadd = awe_ctrl_nadd(s->ctrl);
+    s->ctx.add_idx = awe_ctrl_add_idx(s->ctrl);
+    s->ctx.add_val = awe_ctrl_add_val(s->ctrl);
+  }
+  return s;
+fail:
+  awe_sim_free(s);
+  return NULL;
+}
+
+
+void awe_sim_free(awe_sim *s) {
+  if (!s) return;
+  awe_ctrl_run_free(s->ctrl);
+  awe_integrator_free(s->it);
+  awe_work_free(s->w);
+  free(s->y);
+  free(s->dydt);
+  free(s->u);
+  free(s->yout);
+  free(s);
+}
+
+
+void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop) {
+  s->guard.stop = stop;
+  for (int j = 0; j < s->m->nwing; j++) awe_vsm_wing_set_stop(awe_aero_vsm(s->w, j), stop);
+  awe_ctrl_run_set_stop(s->ctrl, stop);
+}
+
+
+/* message for a failed integration */
+static awe_status fail_msg(awe_sim *s, int st, awe_err *err) {
+  char name[256];
+  awe_work *w = s->w;
+  if (s->guard.why) return awe_guard_error(&s->guard, err);
+  int k = awe_first_nonfinite(s->y, w->nx);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    return awe_err_set(err, AWE_EINTEG, "t = %.9g s: non-finite state %s", s->t, name);
+  }
+  if (w->bad_x >= 0) {
+    awe_state_name(s->m, w->bad_x, name, sizeof(name));
+    return awe_err_set(err, AWE_EINTEG,
+                       "t = %.9g s: non-finite %s%s at t = %.9g s (stepper %s)", s->t,
+                       w->bad_dydt ? "derivative of " : "state ", name, w->bad_t,
+                       awe_integrator_name(s->it));
+  }
+  if (st == AWE_RHS_RETRY && w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count)
+    return awe_err_set(err, AWE_EINTEG, "t = %.9g s: quasi-static force balance did not converge",
+                       s->t);
+  char what[400] = "";
+  k = awe_integrator_limiting_state(s->it, s->y);
+  if (k >= 0) {
+    awe_state_name(s->m, k, name, sizeof(name));
+    snprintf(what, sizeof(what), "; largest local error in %s = %.6g", name, s->y[k]);
+  }
+  return awe_err_set(err, AWE_EINTEG, "t = %.9g s: stepper %s failed in %s: GSL reported "
+                     "'%s' (status %d)%s", s->t, awe_integrator_name(s->it),
+                     awe_guard_phase_text(s->guard.phase), gsl_strerror(st), st, what);
+}
+
+
+/* pre-calculate at the start of an interval: inputs at t (right limit), discrete updates */
+static void precalc(awe_sim *s) {
+  const awe_model *m = s->m;
+  awe_work *w = s->w;
+  memcpy(w->u, s->u, sizeof(double) * (size_t)w->nu);
+  awe_signals_apply(m->signals, m->nsignal, s->t, w->u);
+  for (int j = 0; j < s->ctx.nadd; j++) w->u[s->ctx.add_idx[j]] += s->ctx.add_val[j];
+  for (int i = 0; i < m->nwinch; i++) {
+    /* a brake that holds stops the drum */
+    if (w->winch_x[i] >= 0 && awe_winch_braked(w, i) && s->y[w->winch_x[i]] != 0.0) {
+      s->y[w->winch_x[i]] = 0.0;
+      s->reset_pending = 1;
+    }
+  }
+}
+
+
+/* the controllers' sample at s->t when one is due: s->yout holds the outputs at s->t; when a
+ * held output changes, the outputs are re-evaluated with it and the stepper restarts */
+static awe_status ctrl_at(awe_sim *s, awe_err *err) {
+  double eps = 1e-12 * (fabs(s->t) > 1.0 ? fabs(s->t) : 1.0);
+  if (!s->ctrl || awe_ctrl_next_time(s->ctrl) > s->t + eps) return AWE_OK;
+  int changed = 0;
+  AWE_TRY(awe_ctrl_sample(s->ctrl, s->t, eps, s->yout, &changed, err));
+  if (!changed) return AWE_OK;
+  s->reset_pending = 1;
+  int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+  return rs == GSL_SUCCESS ? AWE_OK : fail_msg(s, rs, err);
+}
+
+
+awe_status awe_sim_finish(awe_sim *s, awe_err *err) {
+  return awe_ctrl_run_finish(s->ctrl, s->t, err);
+}
+
+
+int awe_sim_aero_refresh(awe_sim *s) {
+  if (!s->w->aero) return 0;
+  awe_ctx c = s->ctx;
+  c.t_lo = s->t;
+  c.t_hi = INFINITY;
+  return awe_rhs_aero_refresh(&c, s->t, s->y);
+}
+
+
+awe_status awe_sim_steady_state(awe_sim *s, double t_settle, awe_err *err) {
+  awe_steady_io io = {s->m, s->w, s->it, &s->ctx, &s->guard, s->y, s->u, s->dydt, NAN, NAN};
+  awe_status st = awe_steady_march(&io, t_settle, err);
+  s->steady_residual = io.residual;
+  s->steady_acc = io.acc;
+  return st;
+}
+
+
+awe_status awe_sim_start(awe_sim *s, awe_err *err) {
+  const awe_model *m = s->m;
+  s->guard.phase = "start";
+  if (s->guard.why != AWE_GUARD_SIGNAL) s->guard.why = AWE_GUARD_OK; /* a fresh run */
+  s->t = 0.0;
+  s->nstep = 0;
+  awe_state_init(m, s->w, s->y);
+  awe_input_default(m, s->w, s->u);
+  precalc(s);
+  awe_sim_aero_refresh(s);
+  if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
+  if (m->opt.steady_state) {
+    awe_status st = awe_sim_steady_state(s, m->opt.steady_state_time, err);
+    if (st != AWE_OK) return st;
+    s->guard.phase = "start";
+    awe_aero_reset_stats(s->w);
+    awe_sim_aero_refresh(s);
+    if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
+  }
+  awe_integrator_reset(s->it);
+  s->reset_pending = 0;
+  s->ctx.t_lo = 0.0;
+  s->ctx.t_hi = INFINITY;
+  int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 1);
+  if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  AWE_TRY(awe_ctrl_run_start(s->ctrl, err));
+  AWE_TRY(ctrl_at(s, err));
+  s->reset_pending = 0;
+  return AWE_OK;
+}
+
+
+awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
+  const awe_model *m = s->m;
+  s->guard.phase = "simulation";
+  if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
+  /* pre-calculate: aerodynamic refresh every vsm_interval log intervals */
+  if (m->opt.vsm_interval > 0 && s->nstep > 0 && s->nstep % m->opt.vsm_interval == 0) {
+    precalc(s);
+    awe_sim_aero_refresh(s);
+  }
+  s->nstep++;
+  while (s->t < t_next) {
+    /* pre-calculate */
+    precalc(s);
+    double eps = 1e-12 * (fabs(s->t) > 1.0 ? fabs(s->t) : 1.0);
+    double lo = s->t, t_stop = t_next, bp;
+    int at_bp = 0;
+    /* a breakpoint within rounding of t counts as passed (the jump happens now) */
+    while (awe_signals_next_breakpoint(m->signals, m->nsignal, lo, &bp) && bp - s->t <= eps) {
+      lo = bp;
+      s->reset_pending = 1;
+    }
+    double hi = INFINITY;
+    if (awe_signals_next_breakpoint(m->signals, m->nsignal, lo, &bp) && bp <= t_next + eps) {
+      hi = bp;
+      at_bp = 1;
+      if (t_next - bp > eps) t_stop = bp;
+    }
+    if (s->ctrl) {
+      /* controllers: a sample due now (inside the log interval), and a stop at the next */
+      if (awe_ctrl_next_time(s->ctrl) <= s->t + eps) {
+        s->ctx.t_lo = lo;
+        s->ctx.t_hi = INFINITY;
+        int rs = awe_outputs_eval(&s->ctx, s->t, s->y, s->dydt, s->yout);
+        if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+        AWE_TRY(ctrl_at(s, err));
+        precalc(s);
+      }
+      double ts = awe_ctrl_next_time(s->ctrl);
+      if (ts < t_stop && t_stop - ts > eps) t_stop = ts;
+    }
+    if (s->reset_pending) {
+      awe_integrator_reset(s->it);
+      s->reset_pending = 0;
+    }
+    /* integrate */
+    s->ctx.t_lo = lo;
+    s->ctx.t_hi = hi;
+    s->w->bad_x = -1;
+    int st = awe_integrator_apply(s->it, &s->t, t_stop, s->y);
+    if (st != GSL_SUCCESS) return fail_msg(s, st, err);
+    if (awe_first_nonfinite(s->y, s->w->nx) >= 0) return fail_msg(s, st, err);
+    if (at_bp) s->reset_pending = 1;
+  }
+  /* post-calculate at t_next with the inputs that hold from t_next on */
+  s->ctx.t_lo = s->t;
+  s->ctx.t_hi = INFINITY;
+  memcpy(s->w->u, s->u, sizeof(double) * (size_t)s->w->nu);
+  int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 0);
+  if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  return ctrl_at(s, err);
+}
