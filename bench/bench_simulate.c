@@ -114,10 +114,10 @@ int main(void) {
   snprintf(h5, sizeof(h5), "/tmp/awesim-bench-%d.h5", (int)getpid());
   const char *m60[] = {"run.duration=60", NULL};
   const char *m3600[] = {"run.duration=3600", NULL};
-  spawn_case("mem-60s", "scenarios/reel_out.yaml", AWE_DEFAULT_SOLVER, m60, NULL);
-  spawn_case("mem-3600s", "scenarios/reel_out.yaml", AWE_DEFAULT_SOLVER, m3600, NULL);
-  spawn_case("mem-h5-60s", "scenarios/reel_out.yaml", AWE_DEFAULT_SOLVER, m60, h5);
-  spawn_case("mem-h5-3600s", "scenarios/reel_out.yaml", AWE_DEFAULT_SOLVER, m3600, h5);
+  spawn_case("mem-60s", "scenarios/reel_out.yaml", "msbdf", m60, NULL);
+  spawn_case("mem-3600s", "scenarios/reel_out.yaml", "msbdf", m3600, NULL);
+  spawn_case("mem-h5-60s", "scenarios/reel_out.yaml", "msbdf", m60, h5);
+  spawn_case("mem-h5-3600s", "scenarios/reel_out.yaml", "msbdf", m3600, h5);
   remove(h5);
   return 0;
 }

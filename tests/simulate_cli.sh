@@ -115,5 +115,15 @@ grep_in p_speed-warning "$tmp/err" 'winch\.p_speed is not used: a speed-controll
 check i_speed-quiet 0 "$AWESIM" check scenarios/tests/winch_pull.yaml
 if grep -q "_speed is not used" "$tmp/err"; then bad "i_speed-quiet: warned without the key"; else ok; fi
 
+# the Julia solver's tolerances in settings.yaml: not used, said so where given when the
+# scenario leaves run.abs_tol/rel_tol unset; quiet when the scenario sets them
+printf 'awesim: 1\nmodel: %s/models/v3_kite/system.yaml\nrun: {duration: 1.0, dt: 0.05}\n' \
+  "$PWD" > "$tmp/tol.yaml"
+check tol-unused 0 "$AWESIM" check "$tmp/tol.yaml"
+grep_in abs_tol-warning "$tmp/err" 'settings\.yaml:22:12: solver\.abs_tol is not used: awesim integrates with run\.abs_tol = 1e-06'
+grep_in rel_tol-warning "$tmp/err" 'settings\.yaml:23:12: solver\.rel_tol is not used'
+check tol-quiet 0 "$AWESIM" check scenarios/v3_kite.yaml
+if grep -q "_tol is not used" "$tmp/err"; then bad "tol-quiet: warned although run: sets them"; else ok; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -138,6 +138,23 @@ int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec *
 }
 
 
+int awe_cli_begin(int parse_rc, const char *scenario, int nset, const char *const *sets,
+                  awe_spec **spec, awe_model **model) {
+  *spec = NULL;
+  *model = NULL;
+  if (parse_rc) return parse_rc;
+  return awe_cli_load(scenario, nset, sets, spec, model);
+}
+
+
+awe_sim *awe_cli_new_sim(const awe_model *m, const volatile sig_atomic_t **stop, awe_err *err) {
+  *stop = awe_cli_catch_signals();
+  awe_sim *sim = awe_sim_alloc(m, NULL, err);
+  if (sim) awe_sim_set_stop(sim, *stop);
+  return sim;
+}
+
+
 char *awe_cli_command_line(int argc, char **argv) {
   size_t n = 8;
   for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;

@@ -87,6 +87,18 @@ const char *awe_cli_signal_name(int sig);
  * AWE_EIO with "PATH: REASON" on failure. */
 awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err);
 
+/* The start-up the run commands (simulate, linearize, step-response) share once their own
+ * options are parsed: parse_rc is parse_args' result (0 go on, < 0 --help was printed, > 0 an
+ * exit code); then the scenario is loaded and the model built (awe_cli_load). Returns the same
+ * convention: 0 with *spec and *model set, < 0 done (exit 0), > 0 the exit code (printed). The
+ * caller keeps the --set list. */
+int awe_cli_begin(int parse_rc, const char *scenario, int nset, const char *const *sets,
+                  awe_spec **spec, awe_model **model);
+
+/* A simulation of m whose loops stop on SIGINT/SIGTERM (awe_cli_catch_signals; *stop receives
+ * the flag), with the model's stepper. NULL with err set on failure. */
+awe_sim *awe_cli_new_sim(const awe_model *m, const volatile sig_atomic_t **stop, awe_err *err);
+
 /* Load scenario + --set overrides, build and validate the model, print warnings.
  * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */
 int awe_cli_load(const char *scenario, int nset, const char *const *sets, awe_spec **spec,

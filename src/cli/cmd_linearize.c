@@ -119,16 +119,12 @@ static void print_modes(const awe_linsys *L, const awe_mode *md, int nm) {
 
 int awe_cmd_linearize(int argc, char **argv) {
   options o;
+  awe_spec *spec;
+  awe_model *m;
   int rc = parse_args(argc, argv, &o);
-  if (rc) {
-    free(o.sets);
-    return rc < 0 ? 0 : rc;
-  }
-  awe_spec *spec = NULL;
-  awe_model *m = NULL;
-  rc = awe_cli_load(o.scenario, o.nset, o.sets, &spec, &m);
+  rc = awe_cli_begin(rc, o.scenario, o.nset, o.sets, &spec, &m);
   free(o.sets);
-  if (rc) return rc;
+  if (rc) return rc < 0 ? 0 : rc;
 
   awe_err err = {0};
   awe_sim *sim = NULL;
@@ -148,10 +144,9 @@ int awe_cmd_linearize(int argc, char **argv) {
     snprintf(a, sizeof(a), "%s_A.csv", o.csv);
     if (awe_cli_check_output(a, 0, &err)) goto fail;
   }
-  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
-  sim = awe_sim_alloc(m, NULL, &err);
+  const volatile sig_atomic_t *stop;
+  sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
-  awe_sim_set_stop(sim, stop);
   if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
 
   /* channels */

@@ -247,17 +247,13 @@ static void write_json(const char *path, const options *o, const char *status, i
 
 int awe_cmd_simulate(int argc, char **argv) {
   options o;
+  awe_spec *spec;
+  awe_model *m;
   int rc = parse_args(argc, argv, &o);
+  rc = awe_cli_begin(rc, o.scenario, o.nset, o.sets, &spec, &m);
   if (rc) {
     free(o.sets);
     return rc < 0 ? 0 : rc;
-  }
-  awe_spec *spec = NULL;
-  awe_model *m = NULL;
-  rc = awe_cli_load(o.scenario, o.nset, o.sets, &spec, &m);
-  if (rc) {
-    free(o.sets);
-    return rc;
   }
 
   awe_err err = {0};
@@ -272,12 +268,10 @@ int awe_cmd_simulate(int argc, char **argv) {
 
   /* signals: every loop of the run polls the flag (guard.h); a closed stdout pipe is reported
    * by the CSV writer */
-  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
+  const volatile sig_atomic_t *stop;
   signal(SIGPIPE, SIG_IGN);
-
-  sim = awe_sim_alloc(m, NULL, &err);
+  sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail_setup;
-  awe_sim_set_stop(sim, stop);
   const char *solver = awe_integrator_name(sim->it);
   /* every output is checked before the run, which may be long */
   if (o.json && awe_cli_check_output(o.json, 0, &err)) goto fail_setup;
@@ -296,7 +290,7 @@ int awe_cmd_simulate(int argc, char **argv) {
               "after %g s of settling): the run starts with a transient; run.steady_state_time "
               "settles longer\n",
               sim->steady_acc, AWE_STEADY_ACC_OK,
-              m->opt.steady_state_time > 0.0 ? m->opt.steady_state_time : 2.0);
+              m->opt.steady_state_time > 0.0 ? m->opt.steady_state_time : AWE_RUN_STEADY_TIME);
   }
   if (k.h5 && m->opt.steady_state) {
     awe_h5_set_attr_double(k.h5, "steady_state_residual", sim->steady_residual, &err);

@@ -254,16 +254,12 @@ static int spring_props(const options *o, const awe_model *m, awe_sim *sim, cons
 
 int awe_cmd_step_response(int argc, char **argv) {
   options o;
+  awe_spec *spec;
+  awe_model *m;
   int rc = parse_args(argc, argv, &o);
-  if (rc) {
-    free(o.sets);
-    return rc < 0 ? 0 : rc;
-  }
-  awe_spec *spec = NULL;
-  awe_model *m = NULL;
-  rc = awe_cli_load(o.scenario, o.nset, o.sets, &spec, &m);
+  rc = awe_cli_begin(rc, o.scenario, o.nset, o.sets, &spec, &m);
   free(o.sets);
-  if (rc) return rc;
+  if (rc) return rc < 0 ? 0 : rc;
 
   awe_err err = {0};
   awe_sim *sim = NULL;
@@ -278,7 +274,7 @@ int awe_cmd_step_response(int argc, char **argv) {
   awe_h5 *h5 = NULL;
   char *cmdline = awe_cli_command_line(argc, argv);
 
-  double dt = m->opt.dt > 0.0 ? m->opt.dt : 0.05;
+  double dt = m->opt.dt;
   double dur = isnan(o.duration) ? m->opt.duration : o.duration;
   long nsteps = (long)ceil(dur / dt - 1e-9);
   if (nsteps < 2) nsteps = 2;
@@ -289,10 +285,9 @@ int awe_cmd_step_response(int argc, char **argv) {
     make_dir_of(o.out);
     if (awe_cli_check_output(o.out, 0, &err)) goto fail;
   }
-  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
-  sim = awe_sim_alloc(m, NULL, &err);
+  const volatile sig_atomic_t *stop;
+  sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
-  awe_sim_set_stop(sim, stop);
   if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
 
   if (o.spring) {

@@ -258,10 +258,7 @@ static awe_status load_scenario(awe_spec *s, const char *path, int nset,
     sc->name = basename_noext(s, path);
   }
   /* check the keys before opening model files, so a typo is reported first */
-  static const char *const keys[] = {"awesim",     "name",  "description", "model",
-                                     "settings",   "transforms", "wings", "run",
-                                     "inputs",     "output", "controllers"};
-  AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, AWE_ARRLEN(keys), err));
+  AWE_TRY(awe_spec_check_scenario_keys(root, err));
   const awe_ynode *desc = awe_ymap_get(root, "description");
   if (desc && desc->kind != AWE_Y_SCALAR && desc->kind != AWE_Y_NULL) {
     char d[64];
@@ -309,6 +306,7 @@ awe_spec *awe_spec_load_model(const char *path, awe_diag *warn, awe_err *err) {
   sc->path = awe_spec_strdup(s, path);
   sc->name = basename_noext(s, path);
   sc->version = 1;
+  sc->bare_model = 1;
   awe_status st;
   /* reuse the scenario's `model:` logic with a synthetic node naming the file */
   awe_ydoc *tmp = awe_ydoc_load_string("x", 1, "<command line>", err);

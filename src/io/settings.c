@@ -100,11 +100,21 @@ int awe_settings_is_ignored_key(const char *key) {
 }
 
 
+/* the sections of settings.yaml awesim reads (the X-macro list's sections, and those it
+ * accepts whole: steering, depower, kps4, kps5, bridle, kcu) */
+static const char *const SECTIONS[] = {"system",  "solver",   "kite",    "tether", "environment",
+                                       "initial", "steering", "depower", "kps4",   "kps5",
+                                       "bridle",  "winch",    "kcu"};
+
+
+const char *const *awe_settings_sections(int *n) {
+  *n = (int)(sizeof(SECTIONS) / sizeof(*SECTIONS));
+  return SECTIONS;
+}
+
+
 int awe_settings_is_section(const char *section) {
-  static const char *const secs[] = {"system", "solver", "kite", "tether", "environment",
-                                     "initial", "steering", "depower", "kps4", "kps5",
-                                     "bridle", "winch", "kcu"};
-  for (size_t i = 0; i < sizeof(secs) / sizeof(*secs); i++)
-    if (!strcmp(secs[i], section)) return 1;
+  for (size_t i = 0; i < sizeof(SECTIONS) / sizeof(*SECTIONS); i++)
+    if (!strcmp(SECTIONS[i], section)) return 1;
   return 0;
 }

@@ -33,8 +33,8 @@
   X(initial, depowers, V, 0, "%", "initial depower")                                        \
   X(initial, steerings, V, 0, "%", "initial steering")                                      \
   X(solver, solver, S, "DFBDF", "-", "Julia solver name (awesim: see run.solver)")          \
-  X(solver, abs_tol, D, 0, "-", "absolute tolerance (awesim uses it when run.abs_tol unset)")\
-  X(solver, rel_tol, D, 0, "-", "relative tolerance (awesim uses it when run.rel_tol unset)")\
+  X(solver, abs_tol, D, 0, "-", "Julia's absolute tolerance; not used (run.abs_tol)")       \
+  X(solver, rel_tol, D, 0, "-", "Julia's relative tolerance; not used (run.rel_tol)")       \
   X(solver, relaxation, D, 0, "-", "relaxation of the quasi-static Newton solver")          \
   X(solver, max_iter, I, 1, "-", "max iterations of the steady-state solver")               \
   X(solver, dtmax, D, 0, "s", "max internal step (0 = unlimited)")                          \
@@ -120,5 +120,8 @@ int awe_settings_is_ignored_key(const char *key);
 
 /* Sections KiteUtils reads. */
 int awe_settings_is_section(const char *section);
+
+/* The section names (for did-you-mean); n receives their count. */
+const char *const *awe_settings_sections(int *n);
 
 #endif

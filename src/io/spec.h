@@ -205,12 +205,22 @@ typedef struct {
   awe_loc loc;
 } awe_input_spec;
 
+/* Run defaults: the one place they are set. The reader fills duration, vsm_interval and
+ * steady_state_time; dt and the tolerances stay NAN ("not given") in the spec and the model
+ * builder resolves them (dt from system.sample_freq first); nothing after the model defaults
+ * them again. */
+#define AWE_RUN_DURATION 10.0      /* [s] */
+#define AWE_RUN_DT 0.05            /* [s], without run.dt and system.sample_freq */
+#define AWE_RUN_TOL 1e-6           /* run.abs_tol and run.rel_tol */
+#define AWE_RUN_VSM_INTERVAL 1     /* log steps between aerodynamic refreshes */
+#define AWE_RUN_STEADY_TIME 2.0    /* [s] of the settling march (SymbolicAWEModels' default) */
+
 typedef struct {
   double duration;        /* [s] */
-  double dt;              /* log interval [s]; NAN = 1/sample_freq */
+  double dt;              /* log interval [s]; NAN = 1/sample_freq, else AWE_RUN_DT */
   const char *solver;     /* GSL stepper name */
   int jacobian_fd;        /* run.jacobian: 0 analytic (where available), 1 fd */
-  double abs_tol, rel_tol;/* NAN = from settings (or 1e-6) */
+  double abs_tol, rel_tol;/* NAN = AWE_RUN_TOL (settings' solver.abs_tol is not used) */
   double max_step;        /* [s], NAN = dt */
   int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */
   int steady_state;
@@ -260,6 +270,7 @@ typedef struct {
 
 typedef struct {
   const char *path;        /* scenario file */
+  int bare_model;          /* loaded from a model file alone: no scenario, no run: section */
   const char *name;
   int version;
   /* model files (absolute or relative to the cwd, already resolved against the scenario) */

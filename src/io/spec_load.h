@@ -26,6 +26,9 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
                                       awe_err *err);
 /* scenario run/inputs/output (spec_scenario_yaml.c); model paths are handled by load.c */
 awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *err);
+/* The scenario's top-level keys against the one list of them, with did-you-mean (load.c checks
+ * them before opening model files, so a typo is reported first; spec_scenario_yaml.c). */
+awe_status awe_spec_check_scenario_keys(const awe_ynode *root, awe_err *err);
 
 /* Load a polar CSV (alpha in degrees unless the header says rad; columns alpha, cl, cd, cm in
  * any order, matched case-insensitively, cm also as CmPitch) into a, arrays in the spec pool. */

@@ -29,16 +29,16 @@ static awe_status num(const awe_ynode *map, const char *key, const char *sec, do
 
 static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   awe_run_spec *r = &s->scenario.run;
-  r->duration = 10.0;
+  r->duration = AWE_RUN_DURATION;
   r->dt = NAN;
   r->solver = NULL;
   r->jacobian_fd = 0;
   r->abs_tol = NAN;
   r->rel_tol = NAN;
   r->max_step = NAN;
-  r->vsm_interval = 1;
+  r->vsm_interval = AWE_RUN_VSM_INTERVAL;
   r->steady_state = 0;
-  r->steady_state_time = 2.0;
+  r->steady_state_time = AWE_RUN_STEADY_TIME;
   r->min_step = r->max_wall_time = r->max_steps = NAN;
   if (!run || run->kind == AWE_Y_NULL) return AWE_OK;
   if (run->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &run->loc, "run: expected a mapping");
@@ -326,12 +326,20 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
 }
 
 
+/* a scenario's top-level keys (awesim-scenario(5)) */
+static const char *const SCENARIO_KEYS[] = {"awesim",     "name",  "description", "model",
+                                            "settings",   "transforms", "wings", "run",
+                                            "inputs",     "output", "controllers"};
+
+
+awe_status awe_spec_check_scenario_keys(const awe_ynode *root, awe_err *err) {
+  return awe_ymap_check_keys(root, "scenario", SCENARIO_KEYS, AWE_ARRLEN(SCENARIO_KEYS), err);
+}
+
+
 awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_scenario_spec *sc = &s->scenario;
-  static const char *const keys[] = {"awesim", "name", "description", "model", "settings",
-                                     "transforms", "wings", "run", "inputs", "output",
-                                     "controllers"};
-  AWE_TRY(awe_ymap_check_keys(root, "scenario", keys, AWE_ARRLEN(keys), err));
+  AWE_TRY(awe_spec_check_scenario_keys(root, err));
   AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_wing_overrides(s, awe_ymap_get(root, "wings"), err));

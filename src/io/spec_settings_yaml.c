@@ -85,10 +85,9 @@ awe_status awe_spec_read_settings(awe_spec *s, const awe_ynode *root, const char
     const char *sec = root->keys[i]->str;
     const awe_ynode *body = root->items[i];
     if (!awe_settings_is_section(sec)) {
-      static const char *const secs[] = {"system", "solver", "kite", "tether", "environment",
-                                         "initial", "steering", "depower", "kps4", "kps5",
-                                         "bridle", "winch", "kcu"};
-      const char *best = awe_closest(sec, secs, AWE_ARRLEN(secs));
+      int nsec;
+      const char *const *secs = awe_settings_sections(&nsec);
+      const char *best = awe_closest(sec, secs, nsec);
       if (strict)
         return awe_err_at(err, AWE_EINVAL, &root->keys[i]->loc,
                           "%s: unknown settings section '%s'%s%s%s", what, sec,

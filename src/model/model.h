@@ -34,11 +34,8 @@ typedef struct {
   double cd_tether;       /* tether drag coefficient [-] */
 } awe_env;
 
-/* Fallback stepper of a model built without run options; a scenario that names no stepper
- * gets awe_default_solver(m) (solver_default.h), chosen per model class. */
-#define AWE_DEFAULT_SOLVER "msbdf"
-
-/* Run options (scenario `run:` merged with settings). */
+/* Run options: the scenario's `run:` with every default resolved (io/spec.h: AWE_RUN_*; the
+ * stepper a scenario does not name is awe_default_solver(m), solver_default.h). */
 typedef struct {
   double duration;        /* [s] */
   double dt;              /* log interval [s] */

@@ -938,13 +938,14 @@ static void build_env_opt(builder *b) {
   const awe_run_spec *r = &s->scenario.run;
   awe_opt *o = &m->opt;
   o->duration = r->duration;
-  o->dt = !isnan(r->dt) ? r->dt : st->sample_freq > 0 ? 1.0 / st->sample_freq : 0.05;
+  o->dt = !isnan(r->dt) ? r->dt : st->sample_freq > 0 ? 1.0 / st->sample_freq : AWE_RUN_DT;
   if (isnan(r->dt) && !(st->sample_freq > 0))
-    awe_warn(b->warn, NULL, "neither run.dt nor system.sample_freq is set: logging every 0.05 s");
+    awe_warn(b->warn, NULL, "neither run.dt nor system.sample_freq is set: logging every %g s",
+             AWE_RUN_DT);
   snprintf(o->solver, sizeof(o->solver), "%s", r->solver ? r->solver : awe_default_solver(m));
   o->jacobian_fd = r->jacobian_fd;
-  o->abs_tol = !isnan(r->abs_tol) ? r->abs_tol : 1e-6;
-  o->rel_tol = !isnan(r->rel_tol) ? r->rel_tol : 1e-6;
+  o->abs_tol = !isnan(r->abs_tol) ? r->abs_tol : AWE_RUN_TOL;
+  o->rel_tol = !isnan(r->rel_tol) ? r->rel_tol : AWE_RUN_TOL;
   o->max_step = !isnan(r->max_step) ? r->max_step : o->dt;
   o->vsm_interval = r->vsm_interval;
   o->steady_state = r->steady_state;

@@ -381,6 +381,20 @@ static void warn_unused_settings(const awe_model *m, const awe_spec *s, awe_diag
              "(close a speed loop with a `pid` controller on winches.NAME.torque instead)",
              gains[k]);
   }
+  /* the Julia solver's tolerances: awesim's steppers take run.abs_tol/rel_tol; say so where a
+   * settings file sets them and the scenario does not (a bare model file has no run: section
+   * to move them to; `awesim check` prints the tolerances it uses) */
+  static const char *const tols[] = {"abs_tol", "rel_tol"};
+  const double run_tol[] = {s->scenario.run.abs_tol, s->scenario.run.rel_tol};
+  const double used[] = {m->opt.abs_tol, m->opt.rel_tol};
+  for (int k = 0; k < 2; k++) {
+    const int i = awe_settings_find(tols[k]);
+    if (s->scenario.bare_model || !isnan(run_tol[k]) || i < 0 || i >= 128 || !s->settings.given[i])
+      continue;
+    awe_warn(w, s->settings.loc[i].file ? &s->settings.loc[i] : NULL,
+             "solver.%s is not used: awesim integrates with run.%s = %g (set it in the "
+             "scenario's run: section)", tols[k], tols[k], used[k]);
+  }
 }
 
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <hdf5.h>
+#include "output/h5_util.h"
 
 #include "output/out_file.h"
 
@@ -37,58 +37,6 @@ static void cloc_pop(cloc *l) {
 }
 
 /* ---- HDF5 helpers (errors silenced, reported through awe_err) ---- */
-
-typedef struct {
-  H5E_auto2_t fn;
-  void *data;
-} h5quiet;
-
-static void quiet_on(h5quiet *q) {
-  H5Eget_auto2(H5E_DEFAULT, &q->fn, &q->data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void quiet_off(const h5quiet *q) {
-  H5Eclear2(H5E_DEFAULT);
-  H5Eset_auto2(H5E_DEFAULT, q->fn, q->data);
-}
-
-
-static hid_t str_type(size_t n) {
-  hid_t t = H5Tcopy(H5T_C_S1);
-  if (t < 0) return t;
-  if (H5Tset_size(t, n ? n : 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-      H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
-    H5Tclose(t);
-    return -1;
-  }
-  return t;
-}
-
-
-static int put_str_attr(hid_t loc, const char *name, const char *value) {
-  if (!value) value = "";
-  size_t n = strlen(value);
-  if (n > 60000) n = 60000;
-  hid_t t = str_type(n), s = H5Screate(H5S_SCALAR);
-  int rc = -1;
-  if (t >= 0 && s >= 0) {
-    hid_t a = H5Acreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
-    if (a >= 0) {
-      char *buf = calloc(n + 1, 1);
-      if (buf) {
-        memcpy(buf, value, n);
-        rc = H5Awrite(a, t, buf) < 0 ? -1 : 0;
-        free(buf);
-      }
-      if (H5Aclose(a) < 0) rc = -1;
-    }
-  }
-  if (t >= 0) H5Tclose(t);
-  if (s >= 0) H5Sclose(s);
-  return rc;
-}
-
 
 static int put_num_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *v) {
   hid_t s = H5Screate(H5S_SCALAR);
@@ -161,7 +109,7 @@ static int put_strings(hid_t loc, const char *name, int n, const char *const *v)
   for (int i = 0; i < n; i++)
     if (v[i]) memcpy(buf + (size_t)i * w, v[i], strlen(v[i]));
   hsize_t dim = (hsize_t)n;
-  hid_t t = str_type(w), s = H5Screate_simple(1, &dim, NULL);
+  hid_t t = awe_h5_str_type(w), s = H5Screate_simple(1, &dim, NULL);
   int rc = -1;
   if (t >= 0 && s >= 0) {
     hid_t d = H5Dcreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -179,7 +127,7 @@ static int put_strings(hid_t loc, const char *name, int n, const char *const *v)
 
 static int put_string_dataset(hid_t loc, const char *name, const char *text) {
   size_t n = strlen(text);
-  hid_t t = str_type(n), s = H5Screate(H5S_SCALAR);
+  hid_t t = awe_h5_str_type(n), s = H5Screate(H5S_SCALAR);
   int rc = -1;
   if (t >= 0 && s >= 0) {
     hid_t d = H5Dcreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -209,8 +157,8 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
     awe_out_file_release(&of);
     return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
   }
-  h5quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
 #if H5_VERSION_GE(1, 10, 7)
   if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);  /* our flock guards the path */
@@ -218,15 +166,15 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
   if (fapl >= 0) H5Pclose(fapl);
   if (f < 0) {
-    quiet_off(&q);
+    awe_h5_quiet_off(&q);
     awe_out_file_release(&of);
     return awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
   }
   hsize_t nx = (hsize_t)L->nx, nu = (hsize_t)L->nu, ny = (hsize_t)L->ny;
   int rc = 0;
-  rc |= put_str_attr(f, "awesim_version", AWE_VERSION);
-  rc |= put_str_attr(f, "schema", "awesim-linear-1");
-  rc |= put_str_attr(f, "command_line", info && info->command_line ? info->command_line : "");
+  rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);
+  rc |= awe_h5_put_str_attr(f, "schema", "awesim-linear-1");
+  rc |= awe_h5_put_str_attr(f, "command_line", info && info->command_line ? info->command_line : "");
   rc |= put_double_attr(f, "t_op", info ? info->t_op : 0.0);
   rc |= put_int_attr(f, "steady", info ? info->steady : 0);
   rc |= put_double_attr(f, "residual", L->residual);
@@ -273,7 +221,7 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
       rc |= put_doubles(f, "mode_shares", 2, nm, 3, sh);
       if (!rc) {
         hid_t d = H5Dopen2(f, "modes", H5P_DEFAULT);
-        rc |= d < 0 ? -1 : put_str_attr(d, "columns", "re [1/s], im [1/s], frequency [Hz], "
+        rc |= d < 0 ? -1 : awe_h5_put_str_attr(d, "columns", "re [1/s], im [1/s], frequency [Hz], "
                                                       "damping ratio [-], time constant [s]");
         if (d >= 0) H5Dclose(d);
       }
@@ -283,7 +231,7 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
     free(ms);
   }
   if (H5Fclose(f) < 0) rc = -1;
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   awe_out_file_release(&of);
   if (rc) return awe_err_set(err, AWE_EIO, "%s: cannot write the linear model", path);
   return AWE_OK;
@@ -578,11 +526,11 @@ awe_status awe_lin_write_csv(const char *prefix, const awe_linsys *L, awe_err *e
 /* ---- step-response group ---- */
 
 awe_status awe_lin_h5_add_step(const char *path, const awe_step_h5 *sr, awe_err *err) {
-  h5quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   if (f < 0) {
-    quiet_off(&q);
+    awe_h5_quiet_off(&q);
     return awe_err_set(err, AWE_EIO, "%s: cannot open the HDF5 log", path);
   }
   int rc = 0;
@@ -591,7 +539,7 @@ awe_status awe_lin_h5_add_step(const char *path, const awe_step_h5 *sr, awe_err 
     rc = -1;
   } else {
     size_t ny = (size_t)sr->ny;
-    rc |= put_str_attr(g, "input", sr->input);
+    rc |= awe_h5_put_str_attr(g, "input", sr->input);
     rc |= put_double_attr(g, "amplitude", sr->amplitude);
     rc |= put_double_attr(g, "band", sr->band);
     rc |= put_double_attr(g, "t_op", sr->t_op);
@@ -616,7 +564,7 @@ awe_status awe_lin_h5_add_step(const char *path, const awe_step_h5 *sr, awe_err 
       rc |= put_doubles(g, "metrics", 2, ny, 9, mt);
       if (!rc) {
         hid_t d = H5Dopen2(g, "metrics", H5P_DEFAULT);
-        rc |= d < 0 ? -1 : put_str_attr(d, "columns", "initial, final, gain, rise_time [s], "
+        rc |= d < 0 ? -1 : awe_h5_put_str_attr(d, "columns", "initial, final, gain, rise_time [s], "
                                                       "peak, peak_time [s], overshoot [%], "
                                                       "settling_time [s], delta");
         if (d >= 0) H5Dclose(d);
@@ -631,7 +579,7 @@ awe_status awe_lin_h5_add_step(const char *path, const awe_step_h5 *sr, awe_err 
     if (H5Gclose(g) < 0) rc = -1;
   }
   if (H5Fclose(f) < 0) rc = -1;
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   if (rc) return awe_err_set(err, AWE_EIO, "%s: cannot write the step-response group", path);
   return AWE_OK;
 }

@@ -1,5 +1,6 @@
-/* writer_hdf5.c: the HDF5 log (schema version 1). <hdf5.h> is included here, in lin_output.c
- * (the linear model file) and in sweep_h5.c (which reads logs back for sweeps).
+/* writer_hdf5.c: the HDF5 log (schema version 1). <hdf5.h> is included by h5_util.h (the
+ * helpers this file and lin_output.c, the linear model file, share) and by sweep_h5.c (which
+ * reads logs back for sweeps).
  *
  * Layout (T rows, growing; N components of a group; all float64, little-endian):
  *   /                   attrs awesim_version (str), schema_version (int32 1), status (str:
@@ -40,13 +41,13 @@
 
 #include "output/out_file.h"
 
-#include <hdf5.h>
+#include "output/h5_util.h"
 
 #ifndef AWE_VERSION
 #define AWE_VERSION "unknown"
 #endif
 
-enum { SCHEMA_VERSION = 1, DEFLATE_LEVEL = 4, ATTR_STR_MAX = 60000 };
+enum { SCHEMA_VERSION = 1, DEFLATE_LEVEL = 4 };
 
 typedef struct {
   hid_t id;       /* dataset */
@@ -81,27 +82,6 @@ enum { CLOSE_RESERVE = 64 * 1024, BLOCK_OVERHEAD = 32 * 1024 };
 /* ---- HDF5 error handling ---------------------------------------------------------------- */
 
 typedef struct {
-  H5E_auto2_t fn;
-  void *data;
-} quiet;
-
-/* switch off HDF5's error printing for the duration of one public call */
-static void quiet_on(quiet *q) {
-  q->fn = NULL;
-  q->data = NULL;
-  H5Eget_auto2(H5E_DEFAULT, &q->fn, &q->data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  H5Eclear2(H5E_DEFAULT);
-}
-
-
-static void quiet_off(const quiet *q) {
-  H5Eclear2(H5E_DEFAULT);
-  H5Eset_auto2(H5E_DEFAULT, q->fn, q->data);
-}
-
-
-typedef struct {
   char desc[400];
 } walk_data;
 
@@ -133,46 +113,6 @@ static awe_status h5_fail(awe_err *err, const char *what) {
 
 /* ---- attributes ------------------------------------------------------------------------- */
 
-/* fixed-length, NUL-padded UTF-8 string type of size n (>= 1) */
-static hid_t str_type(size_t n) {
-  hid_t t = H5Tcopy(H5T_C_S1);
-  if (t < 0) return t;
-  if (H5Tset_size(t, n ? n : 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-      H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
-    H5Tclose(t);
-    return -1;
-  }
-  return t;
-}
-
-
-/* create (or replace) attribute name on loc: file type ftype, memory type mtype */
-static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, hid_t space,
-                    const void *data) {
-  htri_t ex = H5Aexists(loc, name);
-  if (ex < 0) return -1;
-  if (ex > 0 && H5Adelete(loc, name) < 0) return -1;
-  hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
-  if (a < 0) return -1;
-  int rc = H5Awrite(a, mtype, data) < 0 ? -1 : 0;
-  if (H5Aclose(a) < 0) rc = -1;
-  return rc;
-}
-
-
-static int put_str_attr(hid_t loc, const char *name, const char *value) {
-  if (!value) value = "";
-  size_t n = strlen(value);
-  if (n > ATTR_STR_MAX) n = ATTR_STR_MAX;
-  /* an empty string is one NUL byte: value itself supplies it */
-  hid_t t = str_type(n), s = H5Screate(H5S_SCALAR);
-  int rc = (t < 0 || s < 0) ? -1 : put_attr(loc, name, t, t, s, value);
-  if (t >= 0) H5Tclose(t);
-  if (s >= 0) H5Sclose(s);
-  return rc;
-}
-
-
 /* scalar numeric attribute; an existing one of the same type is overwritten in place (t_end
  * changes every block: no delete/create churn in the object header) */
 static int put_num_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype,
@@ -193,7 +133,7 @@ static int put_num_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype,
   }
   hid_t s = H5Screate(H5S_SCALAR);
   if (s < 0) return -1;
-  int rc = put_attr(loc, name, ftype, mtype, s, value);
+  int rc = awe_h5_put_attr(loc, name, ftype, mtype, s, value);
   H5Sclose(s);
   return rc;
 }
@@ -211,8 +151,8 @@ static int put_names_attr(hid_t loc, const awe_var *v, int n) {
   if (!buf) return -1;
   for (int i = 0; i < n; i++) memcpy(buf + (size_t)i * w, v[i].comp, strlen(v[i].comp));
   hsize_t dim = (hsize_t)n;
-  hid_t t = str_type(w), s = H5Screate_simple(1, &dim, NULL);
-  int rc = (t < 0 || s < 0) ? -1 : put_attr(loc, "names", t, t, s, buf);
+  hid_t t = awe_h5_str_type(w), s = H5Screate_simple(1, &dim, NULL);
+  int rc = (t < 0 || s < 0) ? -1 : awe_h5_put_attr(loc, "names", t, t, s, buf);
   if (t >= 0) H5Tclose(t);
   if (s >= 0) H5Sclose(s);
   free(buf);
@@ -305,7 +245,7 @@ static hid_t make_dataset(hid_t loc, const char *name, int rank, const hsize_t *
     if (H5Pset_deflate(dcpl, (unsigned)gzip) < 0) goto done;
   }
   d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, dapl);
-  if (d >= 0 && put_str_attr(d, "units", unit) < 0) {
+  if (d >= 0 && awe_h5_put_str_attr(d, "units", unit) < 0) {
     H5Dclose(d);
     d = -1;
   }
@@ -321,7 +261,7 @@ done:
 static int write_scenario(hid_t file, const char *text) {
   if (!text) text = "";
   size_t n = strlen(text);
-  hid_t t = str_type(n), s = H5Screate(H5S_SCALAR), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  hid_t t = awe_h5_str_type(n), s = H5Screate(H5S_SCALAR), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   int rc = -1;
   if (t >= 0 && s >= 0 && dcpl >= 0 && H5Pset_obj_track_times(dcpl, 0) >= 0) {
     hid_t d = H5Dcreate2(file, "scenario", t, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -384,12 +324,12 @@ static awe_status create_layout(awe_h5 *w, const awe_varlist *l, const run *runs
   hid_t f = w->file;
   int schema = SCHEMA_VERSION;
   double t_nan = NAN;
-  if (put_str_attr(f, "awesim_version", AWE_VERSION) < 0 ||
+  if (awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION) < 0 ||
       put_num_attr(f, "schema_version", H5T_STD_I32LE, H5T_NATIVE_INT, &schema) < 0 ||
-      put_str_attr(f, "status", "running") < 0 ||
+      awe_h5_put_str_attr(f, "status", "running") < 0 ||
       put_num_attr(f, "t_end", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &t_nan) < 0 ||
-      put_str_attr(f, "solver", info ? info->solver : NULL) < 0 ||
-      put_str_attr(f, "command_line", info ? info->command_line : NULL) < 0)
+      awe_h5_put_str_attr(f, "solver", info ? info->solver : NULL) < 0 ||
+      awe_h5_put_str_attr(f, "command_line", info ? info->command_line : NULL) < 0)
     return h5_fail(err, "cannot write the root attributes");
   if (write_scenario(f, info ? info->scenario : NULL) < 0)
     return h5_fail(err, "cannot write /scenario");
@@ -569,8 +509,8 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
     return NULL;
   }
 
-  quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   awe_status st = AWE_OK;
   /* HDF5 keeps freed internal blocks on free lists without bound; cap them (a library-wide
      setting, the same for every file) so memory stays flat in the length of the run */
@@ -612,7 +552,7 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
     unlink(path);  /* we hold the claim: the half-made file is ours, and useless */
     w = NULL;
   }
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   free(runs);
   return w;
 }
@@ -707,10 +647,10 @@ awe_status awe_h5_write_row(awe_h5 *w, double t, const double *out, awe_err *err
 awe_status awe_h5_flush(awe_h5 *w, awe_err *err) {
   if (!w) return AWE_OK;
   if (w->broken) return awe_err_set(err, AWE_EIO, "HDF5 log: an earlier write failed");
-  quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   awe_status st = put_block(w, err);
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   return st;
 }
 
@@ -721,10 +661,10 @@ long awe_h5_rows(const awe_h5 *w) { return w ? (long)w->nrows + w->nbuf : 0; }
 awe_status awe_h5_set_attr_str(awe_h5 *w, const char *key, const char *value, awe_err *err) {
   if (!w) return AWE_OK;
   if (small_write_ok(w, err)) return AWE_EIO;
-  quiet q;
-  quiet_on(&q);
-  awe_status st = put_str_attr(w->file, key, value) < 0 ? attr_fail(err, key) : AWE_OK;
-  quiet_off(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
+  awe_status st = awe_h5_put_str_attr(w->file, key, value) < 0 ? attr_fail(err, key) : AWE_OK;
+  awe_h5_quiet_off(&q);
   return st;
 }
 
@@ -732,13 +672,13 @@ awe_status awe_h5_set_attr_str(awe_h5 *w, const char *key, const char *value, aw
 awe_status awe_h5_set_attr_double(awe_h5 *w, const char *key, double value, awe_err *err) {
   if (!w) return AWE_OK;
   if (small_write_ok(w, err)) return AWE_EIO;
-  quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   awe_status st =
       put_num_attr(w->file, key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value) < 0
           ? attr_fail(err, key)
           : AWE_OK;
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   return st;
 }
 
@@ -746,21 +686,21 @@ awe_status awe_h5_set_attr_double(awe_h5 *w, const char *key, double value, awe_
 awe_status awe_h5_set_attr_int(awe_h5 *w, const char *key, long long value, awe_err *err) {
   if (!w) return AWE_OK;
   if (small_write_ok(w, err)) return AWE_EIO;
-  quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   awe_status st =
       put_num_attr(w->file, key, H5T_STD_I64LE, H5T_NATIVE_LLONG, &value) < 0
           ? attr_fail(err, key)
           : AWE_OK;
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   return st;
 }
 
 
 awe_status awe_h5_close(awe_h5 *w, awe_run_status status, const char *message, awe_err *err) {
   if (!w) return AWE_OK;
-  quiet q;
-  quiet_on(&q);
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
   awe_status st = AWE_OK;
   if (!w->broken) st = put_block(w, err);
   if (w->nospace) st = AWE_EIO;  /* err was set when the space ran out */
@@ -768,11 +708,11 @@ awe_status awe_h5_close(awe_h5 *w, awe_run_status status, const char *message, a
      on a full disk only if the space kept for it is still there (else it stays "running") */
   awe_run_status final = st ? AWE_RUN_FAILED : status;
   int can_write = !w->nospace || awe_out_file_reserve(&w->of, CLOSE_RESERVE / 2) == 0;
-  if (can_write && put_str_attr(w->file, "status", awe_run_status_name(final)) < 0 && !st)
+  if (can_write && awe_h5_put_str_attr(w->file, "status", awe_run_status_name(final)) < 0 && !st)
     st = h5_fail(err, "cannot write the status");
   if (can_write && final == AWE_RUN_FAILED && (message || st)) {
     const char *msg = message ? message : (err ? err->msg : "write error");
-    if (put_str_attr(w->file, "error", msg) < 0 && !st)
+    if (awe_h5_put_str_attr(w->file, "error", msg) < 0 && !st)
       st = h5_fail(err, "cannot write the error message");
   }
   for (int i = 0; i < w->nds; i++) {
@@ -784,6 +724,6 @@ awe_status awe_h5_close(awe_h5 *w, awe_run_status status, const char *message, a
   if (w->file >= 0 && H5Fclose(w->file) < 0 && !st) st = h5_fail(err, "cannot close the file");
   w->file = -1;
   free_writer(w);
-  quiet_off(&q);
+  awe_h5_quiet_off(&q);
   return st;
 }

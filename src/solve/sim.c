@@ -51,13 +51,11 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   s->ctx = awe_ctx_make(m, s->w, s->u);
   s->ctx.sig = m->signals;
   s->ctx.nsig = m->nsignal;
-  if (!solver || !*solver) solver = m->opt.solver[0] ? m->opt.solver : AWE_DEFAULT_SOLVER;
-  double dt = m->opt.dt > 0.0 ? m->opt.dt : 0.05;
-  double hmax = m->opt.max_step > 0.0 ? m->opt.max_step : dt;
+  /* m->opt is complete (the model builder resolved every default, io/spec.h) */
+  if (!solver || !*solver) solver = m->opt.solver;
+  double hmax = m->opt.max_step > 0.0 ? m->opt.max_step : m->opt.dt;
   double h0 = hmax < 1e-3 ? hmax : 1e-3;
-  double atol = m->opt.abs_tol > 0.0 ? m->opt.abs_tol : 1e-6;
-  double rtol = m->opt.rel_tol > 0.0 ? m->opt.rel_tol : 1e-6;
-  s->it = awe_integrator_alloc(&s->ctx, solver, h0, atol, rtol, hmax, err);
+  s->it = awe_integrator_alloc(&s->ctx, solver, h0, m->opt.abs_tol, m->opt.rel_tol, hmax, err);
   if (!s->it) goto fail;
   awe_guard_init(&s->guard, &m->opt);
   awe_integrator_set_guard(s->it, &s->guard);

@@ -43,7 +43,7 @@ typedef struct awe_sim {
   struct awe_ctrl_run *ctrl; /* owned: the controllers' runtime (controller.h), or NULL */
 } awe_sim;
 
-/* Allocate for m. solver NULL or "" -> m->opt.solver, or AWE_DEFAULT_SOLVER if that is empty.
+/* Allocate for m. solver NULL or "" -> m->opt.solver (the model's default per class).
  * The guard takes its limits from m->opt and its wall clock starts here. */
 awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err);
 

@@ -272,8 +272,8 @@ static awe_status march_fail(awe_steady_io *s, int st, double tau, awe_err *err)
 awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
-  if (!(t_settle > 0.0)) t_settle = 2.0;
-  double dt = m->opt.dt > 0.0 ? m->opt.dt : 0.05;
+  if (!(t_settle > 0.0)) t_settle = AWE_RUN_STEADY_TIME;
+  double dt = m->opt.dt;
   double h = dt / 10.0 < t_settle / 100.0 ? dt / 10.0 : t_settle / 100.0;
 
   /* inputs frozen at t = 0, every winch braked */

@@ -48,7 +48,7 @@ typedef struct {
   double acc;              /* out: max |acc| [m/s^2], NAN before */
 } awe_steady_io;
 
-/* March io (at t = 0) for t_settle [s] (<= 0 or NAN: 2 s, the SymbolicAWEModels default). */
+/* March io (at t = 0) for t_settle [s] (<= 0 or NAN: AWE_RUN_STEADY_TIME, io/spec.h). */
 awe_status awe_steady_march(awe_steady_io *io, double t_settle, awe_err *err);
 
 #endif

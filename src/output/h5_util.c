@@ -1,0 +1,58 @@
+/* h5_util.c: shared HDF5 helpers (h5_util.h). */
+#include "output/h5_util.h"
+
+#include <string.h>
+
+
+void awe_h5_quiet_on(awe_h5_quiet *q) {
+  q->fn = NULL;
+  q->data = NULL;
+  H5Eget_auto2(H5E_DEFAULT, &q->fn, &q->data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  H5Eclear2(H5E_DEFAULT);
+}
+
+
+void awe_h5_quiet_off(const awe_h5_quiet *q) {
+  H5Eclear2(H5E_DEFAULT);
+  H5Eset_auto2(H5E_DEFAULT, q->fn, q->data);
+}
+
+
+hid_t awe_h5_str_type(size_t n) {
+  hid_t t = H5Tcopy(H5T_C_S1);
+  if (t < 0) return t;
+  if (H5Tset_size(t, n ? n : 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+      H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+    H5Tclose(t);
+    return -1;
+  }
+  return t;
+}
+
+
+int awe_h5_put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, hid_t space,
+                    const void *data) {
+  htri_t ex = H5Aexists(loc, name);
+  if (ex < 0) return -1;
+  if (ex > 0 && H5Adelete(loc, name) < 0) return -1;
+  hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+  if (a < 0) return -1;
+  int rc = H5Awrite(a, mtype, data) < 0 ? -1 : 0;
+  if (H5Aclose(a) < 0) rc = -1;
+  return rc;
+}
+
+
+int awe_h5_put_str_attr(hid_t loc, const char *name, const char *value) {
+  if (!value) value = "";
+  size_t n = strlen(value);
+  if (n > AWE_H5_ATTR_STR_MAX) n = AWE_H5_ATTR_STR_MAX;
+  /* the type is n bytes, NUL-padded: H5Awrite reads n bytes of value (an empty string is its
+   * one NUL byte) */
+  hid_t t = awe_h5_str_type(n), s = H5Screate(H5S_SCALAR);
+  int rc = (t < 0 || s < 0) ? -1 : awe_h5_put_attr(loc, name, t, t, s, value);
+  if (t >= 0) H5Tclose(t);
+  if (s >= 0) H5Sclose(s);
+  return rc;
+}

@@ -1,0 +1,36 @@
+/* h5_util.h: the HDF5 helpers every file writer of awesim shares (the log, writer_hdf5.c; the
+ * linear model, lin_output.c): one string type, one string attribute, one way to silence
+ * HDF5's own error printing while awesim reports through awe_err.
+ */
+#ifndef AWE_H5_UTIL_H
+#define AWE_H5_UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+/* Longest string attribute written [bytes]; longer values are cut (HDF5 keeps attributes in the
+ * object header, 64 KiB). */
+#define AWE_H5_ATTR_STR_MAX 60000
+
+/* HDF5's automatic error printing, switched off for the duration of one public call. */
+typedef struct {
+  H5E_auto2_t fn;
+  void *data;
+} awe_h5_quiet;
+
+void awe_h5_quiet_on(awe_h5_quiet *q);
+void awe_h5_quiet_off(const awe_h5_quiet *q);
+
+/* Fixed-length, NUL-padded UTF-8 string type of size n (0 counts as 1); H5Tclose it. -1 on
+ * failure. h5py reads it as bytes, MATLAB as char. */
+hid_t awe_h5_str_type(size_t n);
+
+/* Create (or replace) attribute name on loc: file type ftype, memory type mtype. 0 or -1. */
+int awe_h5_put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, hid_t space,
+                    const void *data);
+
+/* Scalar string attribute (NULL = ""), cut at AWE_H5_ATTR_STR_MAX bytes; replaces one of the
+ * same name. 0 or -1. */
+int awe_h5_put_str_attr(hid_t loc, const char *name, const char *value);
+
+#endif
