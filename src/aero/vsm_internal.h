@@ -11,6 +11,8 @@
 
 #include "aero/vsm.h"
 
+#include <math.h>
+
 /* Airfoil data of one panel: a weighted blend of input airfoils, or its own Breukels section. */
 typedef struct {
   int nterm;             /* 0: use `own`; else number of blended airfoils */
@@ -122,10 +124,75 @@ void awe_vsm_geom_map_panels(awe_vsm_wing *w);
 
 /* vsm.c */
 
+/* Section coefficients of panel i at alpha. */
+void awe_vsm_panel_coeffs(const awe_vsm_wing *w, int i, double alpha, double *cl, double *cd,
+                          double *cm);
+
+/* Lift coefficient of panel i at alpha (the Newton Jacobian's slope). */
+double awe_vsm_panel_cl(const awe_vsm_wing *w, int i, double alpha);
+
+/* vsm_influence.c */
+
+/* Cache the wake-independent matrices for the current geometry and model; after a geometry
+ * change (twist of some sections, linearization steps) only what moved is recomputed, and the
+ * entries come out bitwise equal to a full build. */
+void awe_vsm_build_geometric(awe_vsm_wing *w);
+
+/* Full AIC at the points ep: cached part (or exact where a core is touched) + wake legs. */
+void awe_vsm_build_aic(awe_vsm_wing *w, const double *ep, const double *g, const double *vc,
+                       int with_bound, int sub2d, double *a);
+
+/* Velocity at the aerodynamic centres for the circulation g, out = va_i + sum_j AIC_ac,ij g_j,
+ * summed directly (the LLT matrix at the 1/4 chord is not stored). With a uniform wake the legs
+ * sharing a trailing-edge point are merged: sum_j g_j (S_j+1 - S_j) = sum_k S_k (g_k-1 - g_k). */
+void awe_vsm_velocity_ac(awe_vsm_wing *w, const double *g, double *out);
+
+/* Induced velocity at the rows of a for the circulation g, added to va: out = va_i + A_i g. */
+void awe_vsm_induced(const awe_vsm_wing *w, const double *a, const double *g, double *out);
+
+/* vsm_circulation.c */
+
+/* Per-panel inflow va_i = va - omega x cp_i. */
+void awe_vsm_set_inflow(awe_vsm_wing *w, const double va[3], const double om[3]);
+
+/* Tridiagonal (I - diag(mu) L) of the Li/Gaunaa viscosity into w->tri (sub, diag, super). */
+void awe_vsm_viscosity_matrix(awe_vsm_wing *w);
+
+/* Relaxed fixed-point iteration from w->gam. Panel i relaxes with
+ * w_i = min(relax, 1/(1 - dG_i/dGamma_i)) (diagonal of the Jacobian at the start): a small panel
+ * next to its own trailing vortices (fine cosine tips) has dG_i/dGamma_i << -1 and would turn the
+ * relaxed loop into a 2-cycle; other panels keep the requested factor. */
+int awe_vsm_loop_solve(awe_vsm_wing *w, double relax, int *iters, double *res);
+
+/* Damped Newton from w->gam on R = G - (I - diag(mu) L) Gamma. The LU factors of the Newton
+ * matrix are kept across iterations and across solves (chord steps) and refreshed when a step
+ * contracts the residual by less than NEWTON_REFRESH or the line search fails with old factors. */
+int awe_vsm_newton_solve(awe_vsm_wing *w, int *iters, double *res);
+
+/* Initial circulation: previous solution, elliptic or zero. */
+void awe_vsm_initial_gamma(awe_vsm_wing *w, const double *gstart);
+
+/* vsm_loads.c */
+
+/* Zero loads and per-panel outputs (low wind, failures). */
+void awe_vsm_zero_results(awe_vsm_wing *w, awe_vsm_result *r);
+
+/* Loads, coefficients and per-panel outputs of the converged circulation w->gam for the
+ * free stream va about ref into r. */
+void awe_vsm_compute_results(awe_vsm_wing *w, const double va[3], const double ref[3],
+                             awe_vsm_result *r);
+
+/* vsm_influence.c */
+
 /* The cached geometric matrices (g_main, g_ac, vc_main, vc_ac layout) computed pair by pair
  * from whole horseshoes, as before the shared-filament build: reference for the tests. g_ac and
  * vc_ac are only written for the VSM model. */
 void awe_vsm_geometric_reference(const awe_vsm_wing *w, double *g_main, double *g_ac,
                                  double *vc_main, double *vc_ac);
+
+/* All three components finite. */
+static inline int awe_vsm_finite3(const double a[3]) {
+  return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]);
+}
 
 #endif
