@@ -1,0 +1,158 @@
+/* model_build_run.c: the wings' aerodynamics, the environment and the run options (every run
+ * default resolved here, io/spec.h), and the scenario's input signals. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_build_internal.h"
+#include "util/pool.h"
+#include "util/vec3.h"
+#include "model/solver_default.h"
+
+
+/* ---- aero, environment, options ----------------------------------------------------------- */
+
+awe_status awe_mb_aero(awe_mb_builder *b, awe_err *err) {
+  const awe_spec *s = b->s;
+  awe_model *m = b->m;
+  m->vsm = s->vsm;
+  if (!s->has_aero) return AWE_OK;
+  const awe_aero_spec *a = &s->aero;
+  m->nsection = a->nsection;
+  m->nairfoil = a->nairfoil;
+  AWE_MB_ALLOC(m->section_le, 3 * a->nsection);
+  AWE_MB_ALLOC(m->section_te, 3 * a->nsection);
+  AWE_MB_ALLOC(m->section_airfoil, a->nsection);
+  AWE_MB_ALLOC(m->airfoils, a->nairfoil);
+  for (int i = 0; i < a->nairfoil; i++) {
+    m->airfoils[i] = a->airfoils[i];
+    int n = a->airfoils[i].n;
+    if (a->airfoils[i].type == AWE_AIRFOIL_POLARS) {
+      double **dst[4] = {&m->airfoils[i].alpha, &m->airfoils[i].cl, &m->airfoils[i].cd,
+                         &m->airfoils[i].cm};
+      const double *src[4] = {a->airfoils[i].alpha, a->airfoils[i].cl, a->airfoils[i].cd,
+                              a->airfoils[i].cm};
+      for (int k = 0; k < 4; k++) {
+        AWE_MB_ALLOC(*dst[k], n);
+        memcpy(*dst[k], src[k], sizeof(double) * (size_t)n);
+      }
+    }
+  }
+  for (int i = 0; i < a->nsection; i++) {
+    memcpy(&m->section_le[3 * i], a->sections[i].le, sizeof(double) * 3);
+    memcpy(&m->section_te[3 * i], a->sections[i].te, sizeof(double) * 3);
+    for (int j = 0; j < a->nairfoil; j++)
+      if (a->airfoils[j].id == a->sections[i].airfoil_id) m->section_airfoil[i] = j;
+  }
+  return AWE_OK;
+}
+
+
+void awe_mb_env_opt(awe_mb_builder *b) {
+  const awe_spec *s = b->s;
+  const awe_settings *st = &s->settings;
+  awe_model *m = b->m;
+  awe_env *e = &m->env;
+  e->g = st->g_earth;
+  e->rho_0 = st->rho_0;
+  e->temp_ref = st->temp_ref;
+  e->height_gnd = st->height_gnd;
+  e->h_ref = st->h_ref;
+  e->alpha = st->alpha;
+  e->z0 = st->z0;
+  e->profile_law = st->profile_law;
+  e->cd_tether = st->cd_tether;
+  if (st->use_wind_vec) {
+    double v = sqrt(st->wind_vec[0] * st->wind_vec[0] + st->wind_vec[1] * st->wind_vec[1] +
+                    st->wind_vec[2] * st->wind_vec[2]);
+    e->v_wind = v;
+    for (int k = 0; k < 3; k++) e->wind_dir[k] = v > 0 ? st->wind_vec[k] / v : (k == 0);
+  } else {
+    /* Rz(-upwind_dir) Rx(upwind_elevation) [0,-1,0]: upwind_dir = -90 deg -> +x */
+    double psi = -st->upwind_dir * M_PI / 180, el = st->upwind_elevation * M_PI / 180;
+    double v0[3] = {0, -cos(el), -sin(el)};
+    e->wind_dir[0] = cos(psi) * v0[0] - sin(psi) * v0[1];
+    e->wind_dir[1] = sin(psi) * v0[0] + cos(psi) * v0[1];
+    e->wind_dir[2] = v0[2];
+    e->v_wind = st->v_wind;
+  }
+  const awe_run_spec *r = &s->scenario.run;
+  awe_opt *o = &m->opt;
+  o->duration = r->duration;
+  o->dt = !isnan(r->dt) ? r->dt : st->sample_freq > 0 ? 1.0 / st->sample_freq : AWE_RUN_DT;
+  if (isnan(r->dt) && !(st->sample_freq > 0))
+    awe_warn(b->warn, NULL, "neither run.dt nor system.sample_freq is set: logging every %g s",
+             AWE_RUN_DT);
+  snprintf(o->solver, sizeof(o->solver), "%s", r->solver ? r->solver : awe_default_solver(m));
+  o->jacobian_fd = r->jacobian_fd;
+  o->abs_tol = !isnan(r->abs_tol) ? r->abs_tol : AWE_RUN_TOL;
+  o->rel_tol = !isnan(r->rel_tol) ? r->rel_tol : AWE_RUN_TOL;
+  o->max_step = !isnan(r->max_step) ? r->max_step : o->dt;
+  o->vsm_interval = r->vsm_interval;
+  o->steady_state = r->steady_state;
+  o->steady_state_time = r->steady_state_time;
+  o->min_step = !isnan(r->min_step) ? r->min_step : 0.0;
+  o->max_wall_time = !isnan(r->max_wall_time) ? r->max_wall_time : 0.0;
+  o->max_steps = !isnan(r->max_steps) ? r->max_steps : 1e9; /* AWE_GUARD_MAX_STEPS */
+  m->settings = *st;
+}
+
+
+
+/* Scenario inputs -> input vector elements. */
+awe_status awe_mb_signals(awe_mb_builder *b, awe_err *err) {
+  const awe_scenario_spec *sc = &b->s->scenario;
+  awe_model *m = b->m;
+  m->nsignal = sc->ninput;
+  AWE_MB_ALLOC(m->signals, sc->ninput);
+  const awe_varlist *u = &m->reg.input;
+  for (int i = 0; i < sc->ninput; i++) {
+    const awe_input_spec *in = &sc->inputs[i];
+    int found = -1;
+    char name[512];
+    for (int v = 0; v < u->n && found < 0; v++)
+      for (int k = 0; k < u->v[v].dim && found < 0; k++) {
+        awe_var_scalar_name(&u->v[v], k, name, sizeof(name));
+        if (!strcmp(name, in->channel)) found = u->v[v].offset + k;
+      }
+    if (found < 0) {
+      /* suggest from the scalar input names */
+      int nn = u->size < 4096 ? u->size : 4096;
+      char **names = malloc(sizeof(char *) * (size_t)(nn ? nn : 1));
+      char *store = malloc((size_t)(nn ? nn : 1) * 160);
+      const char *best = NULL;
+      if (names && store) {
+        int c = 0;
+        for (int v = 0; v < u->n && c < nn; v++)
+          for (int k = 0; k < u->v[v].dim && c < nn; k++, c++) {
+            names[c] = store + (size_t)c * 160;
+            awe_var_scalar_name(&u->v[v], k, names[c], 160);
+          }
+        best = awe_closest(in->channel, (const char *const *)names, c);
+      }
+      char bestbuf[160] = "";
+      if (best) snprintf(bestbuf, sizeof(bestbuf), "%s", best);
+      free(names);
+      free(store);
+      if (bestbuf[0])
+        return awe_err_at(err, AWE_EINVAL, &in->loc,
+                          "inputs: unknown input channel '%s' (did you mean '%s'?)", in->channel,
+                          bestbuf);
+      return awe_err_at(err, AWE_EINVAL, &in->loc,
+                        "inputs: unknown input channel '%s' (inputs are winches.NAME.torque, "
+                        "winches.NAME.brake, segments.NAME.l0, points.NAME.force.x|y|z, "
+                        "wind.v_wind)", in->channel);
+    }
+    m->signals[i].u_index = found;
+    m->signals[i].sig = *in;
+    if (in->type == AWE_SIG_TABLE) {
+      AWE_MB_ALLOC(m->signals[i].sig.table_t, in->ntable);
+      AWE_MB_ALLOC(m->signals[i].sig.table_v, in->ntable);
+      memcpy(m->signals[i].sig.table_t, in->table_t, sizeof(double) * (size_t)in->ntable);
+      memcpy(m->signals[i].sig.table_v, in->table_v, sizeof(double) * (size_t)in->ntable);
+    }
+    m->signals[i].sig.channel = awe_pool_strdup(m->pool, in->channel);
+  }
+  return AWE_OK;
+}
