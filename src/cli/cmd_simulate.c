@@ -245,41 +245,60 @@ static void write_json(const char *path, const options *o, const char *status, i
 }
 
 
-int awe_cmd_simulate(int argc, char **argv) {
+/* One simulate run: what it reads, runs and writes, and how it ended. */
+typedef struct {
   options o;
   awe_spec *spec;
   awe_model *m;
-  int rc = parse_args(argc, argv, &o);
-  rc = awe_cli_begin(rc, o.scenario, o.nset, o.sets, &spec, &m);
-  if (rc) {
-    free(o.sets);
-    return rc < 0 ? 0 : rc;
+  awe_sim *sim;
+  sinks k;
+  const volatile sig_atomic_t *stop;
+  char *cmdline;
+  const char *solver;
+  int tty;                 /* progress line on stderr */
+  double wall0;            /* wall clock at the start [s] */
+  long rows;               /* rows logged */
+  const char *status;      /* "complete" | "interrupted" | "failed" */
+  awe_run_status rs;
+  int rc;                  /* exit code */
+} run;
+
+
+/* how the run ended when a call failed: a writer's failure (io) fails the run, a stop signal
+ * seen by the simulation interrupts it */
+static void set_failed(run *r, int io, const awe_err *err) {
+  if (!io && err->code == AWE_EINTR) {
+    r->status = "interrupted";
+    r->rs = AWE_RUN_INTERRUPTED;
+    r->rc = 128 + (int)*r->stop;
+  } else {
+    r->status = "failed";
+    r->rs = AWE_RUN_FAILED;
+    r->rc = awe_exit_code(err->code);
   }
+}
 
-  awe_err err = {0};
-  awe_sim *sim = NULL;
-  sinks k = {0};
-  char *cmdline = awe_cli_command_line(argc, argv);
-  int tty = isatty(STDERR_FILENO) && !o.quiet;
-  double wall0 = wall_now();
-  long rows = 0;
-  const char *status = "complete";
-  awe_run_status rs = AWE_RUN_COMPLETE;
 
+/* the simulation, and every output checked and opened before the run, which may be long */
+static awe_status setup(run *r, awe_err *err) {
   /* signals: every loop of the run polls the flag (guard.h); a closed stdout pipe is reported
    * by the CSV writer */
-  const volatile sig_atomic_t *stop;
   signal(SIGPIPE, SIG_IGN);
-  sim = awe_cli_new_sim(m, &stop, &err);
-  if (!sim) goto fail_setup;
-  const char *solver = awe_integrator_name(sim->it);
-  /* every output is checked before the run, which may be long */
-  if (o.json && awe_cli_check_output(o.json, 0, &err)) goto fail_setup;
-  if (sinks_open(&k, &o, spec, m, solver, cmdline, &err)) goto fail_setup;
+  r->sim = awe_cli_new_sim(r->m, &r->stop, err);
+  if (!r->sim) return err->code;
+  r->solver = awe_integrator_name(r->sim->it);
+  if (r->o.json) AWE_TRY(awe_cli_check_output(r->o.json, 0, err));
+  return sinks_open(&r->k, &r->o, r->spec, r->m, r->solver, r->cmdline, err);
+}
 
-  /* initialize (and settle when run.steady_state) */
-  if (awe_sim_start(sim, &err)) goto fail_run;
-  if (m->opt.steady_state && !o.quiet) {
+
+/* initialize (and settle when run.steady_state); the first row. *io: the failure is the
+ * writer's */
+static awe_status start(run *r, int *io, awe_err *err) {
+  const awe_model *m = r->m;
+  awe_sim *sim = r->sim;
+  AWE_TRY(awe_sim_start(sim, err));
+  if (m->opt.steady_state && !r->o.quiet) {
     fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
             sim->steady_residual, sim->steady_acc,
             m->nwing ? "; winches braked, wings free only radially" : "");
@@ -292,125 +311,152 @@ int awe_cmd_simulate(int argc, char **argv) {
               sim->steady_acc, AWE_STEADY_ACC_OK,
               m->opt.steady_state_time > 0.0 ? m->opt.steady_state_time : AWE_RUN_STEADY_TIME);
   }
-  if (k.h5 && m->opt.steady_state) {
-    awe_h5_set_attr_double(k.h5, "steady_state_residual", sim->steady_residual, &err);
-    awe_h5_set_attr_double(k.h5, "steady_state_acc", sim->steady_acc, &err);
+  if (r->k.h5 && m->opt.steady_state) {
+    awe_h5_set_attr_double(r->k.h5, "steady_state_residual", sim->steady_residual, err);
+    awe_h5_set_attr_double(r->k.h5, "steady_state_acc", sim->steady_acc, err);
   }
-  if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
-  rows++;
+  *io = 1;
+  AWE_TRY(sinks_row(&r->k, sim->t, sim->yout, err));
+  *io = 0;
+  r->rows++;
+  return AWE_OK;
+}
 
+
+/* the log steps, until the end, a stop signal or nobody listening. *io: the failure is the
+ * writer's */
+static awe_status march(run *r, int *io, awe_err *err) {
+  const awe_model *m = r->m;
+  awe_sim *sim = r->sim;
   long nsteps = awe_sim_log_steps(m);
-  double last_progress = wall0;
+  double last_progress = r->wall0;
   for (long step = 1; step <= nsteps; step++) {
-    if (*stop) break;
-    if (k.csv_closed && !k.h5) break; /* nobody is listening any more */
-    if (awe_sim_step(sim, awe_sim_log_time(m, step), &err)) goto fail_run;
-    if (sinks_row(&k, sim->t, sim->yout, &err)) goto fail_io;
-    rows++;
-    if (tty) {
+    if (*r->stop) break;
+    if (r->k.csv_closed && !r->k.h5) break; /* nobody is listening any more */
+    AWE_TRY(awe_sim_step(sim, awe_sim_log_time(m, step), err));
+    *io = 1;
+    AWE_TRY(sinks_row(&r->k, sim->t, sim->yout, err));
+    *io = 0;
+    r->rows++;
+    if (r->tty) {
       double now = wall_now();
       if (now - last_progress > 0.2) {
         last_progress = now;
         fprintf(stderr, "\r  t = %.6g / %.6g s  %.0fx real time ", sim->t, m->opt.duration,
-                sim->t / (now - wall0));
+                sim->t / (now - r->wall0));
       }
     }
   }
-  if (*stop) {
-    status = "interrupted";
-    rs = AWE_RUN_INTERRUPTED;
-    rc = 128 + (int)*stop;
-  } else if (awe_sim_finish(sim, &err)) {
-    /* an external controller that fails to exit cleanly fails the run (rows are kept) */
-    status = "failed";
-    rs = AWE_RUN_FAILED;
-    rc = awe_exit_code(err.code);
-  }
-  goto done;
+  return AWE_OK;
+}
 
-fail_run:
-  if (err.code == AWE_EINTR) {
-    status = "interrupted";
-    rs = AWE_RUN_INTERRUPTED;
-    rc = 128 + (int)*stop;
-  } else {
-    status = "failed";
-    rs = AWE_RUN_FAILED;
-    rc = awe_exit_code(err.code);
-  }
-  goto done;
 
-fail_io:
-  status = "failed";
-  rs = AWE_RUN_FAILED;
-  rc = awe_exit_code(err.code);
-  goto done;
+/* the end of the run on stderr (unless -q): warnings, the one-line summary, the pumping
+ * cycles */
+static void summary(const run *r, double wall, const awe_aero_stats *ast) {
+  const awe_sim *sim = r->sim;
+  const awe_work *w = sim->w;
+  const awe_stats *stt = &w->stats;
+  if (r->o.quiet) return;
+  if (w->warn[AWE_WARN_QS_NOCONV].count || w->warn[AWE_WARN_QS_SINGULAR].count)
+    fprintf(stderr,
+            "awesim: warning: quasi-static solve failed %lu times (first at t = %.6g s); "
+            "the steps were retried\n",
+            w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count,
+            w->warn[AWE_WARN_QS_NOCONV].count ? w->warn[AWE_WARN_QS_NOCONV].t
+                                                : w->warn[AWE_WARN_QS_SINGULAR].t);
+  if (ast->failures)
+    fprintf(stderr,
+            "awesim: warning: %lu VSM refreshes failed (first at t = %.6g s); the wings kept "
+            "their previous aerodynamic model\n", ast->failures, ast->t_fail);
+  fprintf(stderr,
+          "awesim: %s: simulated %.6g s in %.3g s (%.0fx real time); steps %lu (rejected "
+          "%lu), rhs %lu, jacobian %lu; %s",
+          r->status, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, stt->steps, stt->rejected,
+          stt->rhs, stt->jac, r->solver);
+  if (w->aero)
+    fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
+            ast->refreshes, ast->failures, ast->low_wind, ast->reversed);
+  fputc('\n', stderr);
+  int cyc;
+  double e, tc, pk;
+  awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
+  if (pk > 0.0)
+    fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
+            "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
+            tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
+}
 
-fail_setup:
-  free(o.sets);
-  rc = awe_cli_fail(&err);
-  sinks_close(&k, AWE_RUN_FAILED, err.msg, sim ? &sim->w->stats : &(awe_stats){0}, NULL, &err);
-  awe_sim_free(sim);
-  free(cmdline);
-  awe_model_free(m);
-  awe_spec_free(spec);
-  return rc;
 
-done:;
-  double wall = wall_now() - wall0;
-  if (tty) fputs("\r\033[K", stderr);
-  const awe_stats *stt = &sim->w->stats;
-  char msg[sizeof(err.msg)];
-  snprintf(msg, sizeof(msg), "%s", err.msg);
-  if (rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
-  if (rs == AWE_RUN_INTERRUPTED)
+/* close the logs with the run's status, report, write the JSON summary */
+static void finish(run *r, const awe_err *err) {
+  double wall = wall_now() - r->wall0;
+  if (r->tty) fputs("\r\033[K", stderr);
+  char msg[sizeof(err->msg)];
+  snprintf(msg, sizeof(msg), "%s", err->msg);
+  const awe_sim *sim = r->sim;
+  if (r->rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
+  if (r->rs == AWE_RUN_INTERRUPTED)
     fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
-            awe_cli_signal_name((int)*stop), sim->t, awe_guard_phase_text(sim->guard.phase));
+            awe_cli_signal_name((int)*r->stop), sim->t, awe_guard_phase_text(sim->guard.phase));
   awe_err cerr = {0};
   /* where an unfinished run stopped: start, settling or simulation */
-  if (rs != AWE_RUN_COMPLETE) awe_h5_set_attr_str(k.h5, "phase", sim->guard.phase, &cerr);
+  if (r->rs != AWE_RUN_COMPLETE) awe_h5_set_attr_str(r->k.h5, "phase", sim->guard.phase, &cerr);
   awe_aero_stats ast = awe_aero_get_stats(sim->w);
-  sinks_close(&k, rs, rs == AWE_RUN_FAILED ? msg : NULL, stt, sim->w->aero ? &ast : NULL, &cerr);
+  sinks_close(&r->k, r->rs, r->rs == AWE_RUN_FAILED ? msg : NULL, &sim->w->stats,
+              sim->w->aero ? &ast : NULL, &cerr);
   if (cerr.code) {
     fprintf(stderr, "awesim: error: %s\n", cerr.msg);
-    if (!rc) rc = awe_exit_code(cerr.code);
+    if (!r->rc) r->rc = awe_exit_code(cerr.code);
   }
-  if (!o.quiet) {
-    const awe_work *w = sim->w;
-    if (w->warn[AWE_WARN_QS_NOCONV].count || w->warn[AWE_WARN_QS_SINGULAR].count)
-      fprintf(stderr,
-              "awesim: warning: quasi-static solve failed %lu times (first at t = %.6g s); "
-              "the steps were retried\n",
-              w->warn[AWE_WARN_QS_NOCONV].count + w->warn[AWE_WARN_QS_SINGULAR].count,
-              w->warn[AWE_WARN_QS_NOCONV].count ? w->warn[AWE_WARN_QS_NOCONV].t
-                                                  : w->warn[AWE_WARN_QS_SINGULAR].t);
-    if (ast.failures)
-      fprintf(stderr,
-              "awesim: warning: %lu VSM refreshes failed (first at t = %.6g s); the wings kept "
-              "their previous aerodynamic model\n", ast.failures, ast.t_fail);
-    fprintf(stderr,
-            "awesim: %s: simulated %.6g s in %.3g s (%.0fx real time); steps %lu (rejected "
-            "%lu), rhs %lu, jacobian %lu; %s",
-            status, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, stt->steps, stt->rejected,
-            stt->rhs, stt->jac, solver);
-    if (sim->w->aero)
-      fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
-              ast.refreshes, ast.failures, ast.low_wind, ast.reversed);
-    fputc('\n', stderr);
-    int cyc;
-    double e, tc, pk;
-    awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
-    if (pk > 0.0)
-      fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
-              "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
-              tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
+  summary(r, wall, &ast);
+  if (r->o.json)
+    write_json(r->o.json, &r->o, r->status, r->rc, wall, r->rows, r->solver, r->sim,
+               r->rs == AWE_RUN_FAILED ? msg : NULL);
+}
+
+
+static void run_free(run *r) {
+  free(r->o.sets);
+  awe_sim_free(r->sim);
+  free(r->cmdline);
+  awe_model_free(r->m);
+  awe_spec_free(r->spec);
+}
+
+
+int awe_cmd_simulate(int argc, char **argv) {
+  run r = {.status = "complete", .rs = AWE_RUN_COMPLETE};
+  int rc = parse_args(argc, argv, &r.o);
+  rc = awe_cli_begin(rc, r.o.scenario, r.o.nset, r.o.sets, &r.spec, &r.m);
+  if (rc) {
+    free(r.o.sets);
+    return rc < 0 ? 0 : rc;
   }
-  if (o.json) write_json(o.json, &o, status, rc, wall, rows, solver, sim,
-                         rs == AWE_RUN_FAILED ? msg : NULL);
-  free(o.sets);
-  awe_sim_free(sim);
-  free(cmdline);
-  awe_model_free(m);
-  awe_spec_free(spec);
+  awe_err err = {0};
+  r.cmdline = awe_cli_command_line(argc, argv);
+  r.tty = isatty(STDERR_FILENO) && !r.o.quiet;
+  r.wall0 = wall_now();
+  if (setup(&r, &err)) {
+    rc = awe_cli_fail(&err);
+    sinks_close(&r.k, AWE_RUN_FAILED, err.msg, r.sim ? &r.sim->w->stats : &(awe_stats){0}, NULL,
+                &err);
+    run_free(&r);
+    return rc;
+  }
+  int io = 0;
+  if (start(&r, &io, &err) || march(&r, &io, &err)) {
+    set_failed(&r, io, &err);
+  } else if (*r.stop) {
+    r.status = "interrupted";
+    r.rs = AWE_RUN_INTERRUPTED;
+    r.rc = 128 + (int)*r.stop;
+  } else if (awe_sim_finish(r.sim, &err)) {
+    /* an external controller that fails to exit cleanly fails the run (rows are kept) */
+    set_failed(&r, 1, &err);
+  }
+  finish(&r, &err);
+  rc = r.rc;
+  run_free(&r);
   return rc;
 }

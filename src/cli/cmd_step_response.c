@@ -252,246 +252,329 @@ static int spring_props(const options *o, const awe_model *m, awe_sim *sim, cons
 }
 
 
-int awe_cmd_step_response(int argc, char **argv) {
+/* One step-response run: its inputs, the work arrays and what it produces. */
+typedef struct {
   options o;
   awe_spec *spec;
   awe_model *m;
-  int rc = parse_args(argc, argv, &o);
-  rc = awe_cli_begin(rc, o.scenario, o.nset, o.sets, &spec, &m);
-  free(o.sets);
+  awe_sim *sim;
+  const volatile sig_atomic_t *stop;
+  char *cmdline;
+  awe_op op;
+  double dt;                  /* log interval [s] */
+  long nsteps, nt;            /* intervals, samples (nsteps + 1) */
+  awe_lin_chan *uc, *yc;      /* the stepped input, the observed outputs */
+  int nu, ny;
+  awe_lin_model lm;           /* the model as linearize sees it */
+  awe_lin_problem p;
+  int *ysel;                  /* [ny] output scalars */
+  double *Y, *tt, *u1;        /* nonlinear response [nt ny], times [nt], stepped inputs */
+  awe_step_metrics *met;      /* [ny] */
+  awe_linsys L;               /* --compare: the linear model, its response and errors */
+  double *Yl, *emax, *erms, *escale;
+  awe_h5 *h5;
+} job;
+
+enum { PHASE_OK = 0, PHASE_FAIL = -1, PHASE_USAGE = -2 }; /* else: an exit code */
+
+
+/* the stepped input and the outputs: PHASE_OK, PHASE_USAGE (err set), PHASE_FAIL or exit 2 */
+static int select_channels(job *j, awe_err *err) {
+  const awe_model *m = j->m;
+  if (awe_lin_select(&m->reg.input, j->o.input, 0, &j->uc, &j->nu, err)) return PHASE_USAGE;
+  if (j->nu != 1) {
+    fprintf(stderr, "awesim: error: --input '%s' selects %d inputs; name one scalar input\n",
+            j->o.input, j->nu);
+    return 2;
+  }
+  switch (awe_cli_outputs(m, j->o.outputs, j->o.quiet, &j->yc, &j->ny, err)) {
+    case 0: break;
+    case 2: return PHASE_USAGE;
+    default: return PHASE_FAIL;
+  }
+  for (int k = 0; k < j->ny; k++)
+    if (m->reg.output.v[j->yc[k].var].flags & AWE_VF_QUAT) {
+      fprintf(stderr, "awesim: error: --outputs: orientation outputs have no step metrics\n");
+      return 2;
+    }
+  awe_lin_model_init(&j->lm, m, j->sim->w, 0);
+  j->p = (awe_lin_problem){.xl = &m->reg.state, .ul = &m->reg.input, .yl = &m->reg.output,
+                           .eval = awe_lin_model_eval, .ctx = &j->lm, .uc = j->uc, .nu = 1,
+                           .yc = j->yc, .ny = j->ny, .integrating = awe_lin_model_integrating,
+                           .stop = j->stop};
+  return PHASE_OK;
+}
+
+
+/* say how steady the operating point is (a drift shows in the response) */
+static void report_operating_point(job *j) {
+  if (j->o.quiet) return;
+  int nxm = awe_lin_nchan(&j->m->reg.state);
+  double *dx = malloc(sizeof(double) * ((size_t)nxm + 1)), res = 0.0;
+  awe_err e = {0};
+  if (dx && !awe_lin_deriv(&j->p, j->op.x, j->op.u, dx, &res, NULL, &e)) {
+    if (res > 1e-6)
+      fprintf(stderr, "awesim: warning: the operating point is not an equilibrium (residual "
+                      "||dx/dt|| = %.3g): the response includes its drift\n", res);
+    else
+      fprintf(stderr, "awesim: operating point: %s, residual ||dx/dt|| = %.3g\n",
+              j->op.steady ? "steady state" : "simulation", res);
+  }
+  free(dx);
+}
+
+
+/* the nonlinear response to the step (logged to -o as it runs) and its metrics */
+static awe_status simulate_step(job *j, awe_err *err) {
+  const awe_model *m = j->m;
+  int ny = j->ny;
+  j->ysel = malloc(sizeof(int) * ((size_t)ny + 1));
+  j->Y = malloc(sizeof(double) * (size_t)j->nt * ((size_t)ny + 1));
+  j->tt = malloc(sizeof(double) * (size_t)j->nt);
+  j->u1 = malloc(sizeof(double) * ((size_t)j->sim->w->nu + 1));
+  j->met = calloc((size_t)ny + 1, sizeof(*j->met));
+  if (!j->ysel || !j->Y || !j->tt || !j->u1 || !j->met)
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int k = 0; k < ny; k++) j->ysel[k] = j->yc[k].scalar;
+  for (long k = 0; k < j->nt; k++) j->tt[k] = (double)k * j->dt;
+  memcpy(j->u1, j->op.u, sizeof(double) * (size_t)j->sim->w->nu);
+  j->u1[j->uc[0].scalar] += j->o.amplitude;
+
+  if (j->o.out) {
+    make_dir_of(j->o.out);
+    awe_h5_info info = {.solver = awe_integrator_name(j->sim->it), .command_line = j->cmdline,
+                        .scenario = j->spec->scenario_text};
+    j->h5 = awe_h5_open(j->o.out, &m->reg.output, &info, err);
+    if (!j->h5) return err->code;
+  }
+  if (awe_step_simulate(j->sim, j->op.x, j->op.u, j->u1, 0, j->dt, j->nsteps, j->ysel, ny, j->Y,
+                        j->h5 ? row_h5 : NULL, j->h5, err)) {
+    if (j->h5) {
+      awe_h5_set_attr_str(j->h5, "phase", j->sim->guard.phase, &(awe_err){0});
+      awe_h5_close(j->h5, err->code == AWE_EINTR ? AWE_RUN_INTERRUPTED : AWE_RUN_FAILED,
+                   err->code == AWE_EINTR ? NULL : err->msg, &(awe_err){0});
+    }
+    j->h5 = NULL;
+    return err->code ? err->code : AWE_EINTEG;
+  }
+  for (int k = 0; k < ny; k++)
+    awe_step_metrics_eval(j->tt, j->Y + k, ny, j->nt, j->o.amplitude, j->o.band, &j->met[k]);
+  return AWE_OK;
+}
+
+
+/* --compare: the linear model's response to the same step and its error */
+static awe_status compare_linear(job *j, awe_err *err) {
+  int ny = j->ny;
+  AWE_TRY(awe_linearize(&j->p, j->op.x, j->op.u, &j->L, err));
+  j->Yl = malloc(sizeof(double) * (size_t)j->nt * ((size_t)ny + 1));
+  j->emax = calloc((size_t)ny + 1, sizeof(double));
+  j->erms = calloc((size_t)ny + 1, sizeof(double));
+  j->escale = calloc((size_t)ny + 1, sizeof(double));
+  if (!j->Yl || !j->emax || !j->erms || !j->escale)
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  double du = j->o.amplitude;
+  AWE_TRY(awe_step_linear(&j->L, &du, j->dt, j->nsteps, j->Yl, err));
+  for (int k = 0; k < ny; k++)
+    awe_step_compare(j->Y, j->Yl, j->nt, ny, k, &j->emax[k], &j->erms[k], &j->escale[k]);
+  return AWE_OK;
+}
+
+
+/* close the log (-o) and add the metrics and the linear comparison to it */
+static awe_status finish_h5(job *j, awe_err *err) {
+  if (!j->h5) return AWE_OK;
+  const awe_model *m = j->m;
+  int ny = j->ny;
+  awe_h5_set_attr_double(j->h5, "t_op", j->op.t, err);
+  awe_h5_set_attr_str(j->h5, "step_input", j->o.input, err);
+  awe_h5_set_attr_double(j->h5, "step_amplitude", j->o.amplitude, err);
+  awe_status cs = awe_h5_close(j->h5, AWE_RUN_COMPLETE, NULL, err);
+  j->h5 = NULL;
+  if (cs) return cs;
+  awe_step_h5 sr = {.input = j->o.input, .amplitude = j->o.amplitude, .band = j->o.band,
+                    .t_op = j->op.t, .ny = ny, .metrics = j->met, .Ylin = j->Yl, .nt = j->nt,
+                    .err_max = j->emax, .err_rms = j->erms, .err_scale = j->escale};
+  char **names = calloc((size_t)ny + 1, sizeof(char *));
+  const char **units = calloc((size_t)ny + 1, sizeof(char *));
+  char *store = malloc(((size_t)ny + 1) * 512);
+  awe_status as = AWE_ENOMEM;
+  if (names && units && store) {
+    for (int k = 0; k < ny; k++) {
+      names[k] = store + (size_t)k * 512;
+      awe_lin_chan_name(&m->reg.output, &j->yc[k], names[k], 512);
+      units[k] = awe_lin_chan_unit(&m->reg.output, &j->yc[k]);
+    }
+    sr.names = names;
+    sr.units = units;
+    as = awe_lin_h5_add_step(j->o.out, &sr, err);
+  } else {
+    awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  free(names);
+  free(units);
+  free(store);
+  return as;
+}
+
+
+/* the metrics (and linear errors) as one JSON object on stdout */
+static void print_json(const job *j, const char *uname, const char *uunit) {
+  const awe_model *m = j->m;
+  const options *o = &j->o;
+  printf("{");
+  jstr("input", uname, 1);
+  jstr("input_unit", uunit, 1);
+  jnum("amplitude", o->amplitude, 1);
+  jnum("t_op", j->op.t, 1);
+  printf("\"steady\": %s, ", j->op.steady ? "true" : "false");
+  jnum("duration", (double)j->nsteps * j->dt, 1);
+  jnum("dt", j->dt, 1);
+  jnum("band", o->band, 1);
+  printf("\"outputs\": [");
+  for (int k = 0; k < j->ny; k++) {
+    const awe_step_metrics *mt = &j->met[k];
+    char nm[512];
+    awe_lin_chan_name(&m->reg.output, &j->yc[k], nm, sizeof(nm));
+    printf("%s{", k ? ", " : "");
+    jstr("name", nm, 1);
+    jstr("unit", awe_lin_chan_unit(&m->reg.output, &j->yc[k]), 1);
+    jnum("initial", mt->initial, 1);
+    jnum("final", mt->final, 1);
+    jnum("gain", mt->gain, 1);
+    jnum("rise_time", mt->rise_time, 1);
+    jnum("peak", mt->peak, 1);
+    jnum("peak_time", mt->peak_time, 1);
+    jnum("overshoot", mt->overshoot, 1);
+    jnum("settling_time", mt->settling_time, !!o->compare);
+    if (o->compare) {
+      double sc = rel_scale(j->escale[k], mt->initial);
+      jnum("linear_error_max", j->emax[k], 1);
+      jnum("linear_error_rms", j->erms[k], 1);
+      jnum("linear_error_max_rel", sc > 0.0 ? j->emax[k] / sc : NAN, 1);
+      jnum("linear_error_rms_rel", sc > 0.0 ? j->erms[k] / sc : NAN, 0);
+    }
+    printf("}");
+  }
+  printf("]}\n");
+}
+
+
+/* the metrics (and linear errors) as a table on stdout */
+static void print_table(const job *j, const char *uname, const char *uunit) {
+  const awe_model *m = j->m;
+  const options *o = &j->o;
+  printf("# step of %s by %g %s at %s", uname, o->amplitude, uunit,
+         j->op.steady ? "the steady state" : "t =");
+  if (!j->op.steady) printf(" %.9g s", j->op.t);
+  printf("; %g s, dt %g s; settling band %g %%\n", (double)j->nsteps * j->dt, j->dt, o->band);
+  printf("%-32s %-8s %-12s %-12s %-12s %-12s %-12s %-12s %-12s", "output", "unit", "initial",
+         "final", "gain", "rise_time[s]", "peak_time[s]", "overshoot[%]", "settling[s]");
+  if (o->compare) printf(" %-12s %-12s", "lin_max[%]", "lin_rms[%]");
+  putchar('\n');
+  for (int k = 0; k < j->ny; k++) {
+    const awe_step_metrics *mt = &j->met[k];
+    char nm[512];
+    awe_lin_chan_name(&m->reg.output, &j->yc[k], nm, sizeof(nm));
+    printf("%-32s %-8s", nm, awe_lin_chan_unit(&m->reg.output, &j->yc[k]));
+    cell(mt->initial);
+    cell(mt->final);
+    cell(mt->gain);
+    cell(mt->rise_time);
+    cell(mt->peak_time);
+    cell(mt->overshoot);
+    cell(mt->settling_time);
+    if (o->compare) {
+      double sc = rel_scale(j->escale[k], mt->initial);
+      cell(sc > 0.0 ? 100.0 * j->emax[k] / sc : NAN);
+      cell(sc > 0.0 ? 100.0 * j->erms[k] / sc : NAN);
+    }
+    putchar('\n');
+  }
+}
+
+
+/* the report on stdout, and a warning when the response has not settled */
+static void report(const job *j) {
+  char uname[512];
+  awe_lin_chan_name(&j->m->reg.input, &j->uc[0], uname, sizeof(uname));
+  const char *uunit = awe_lin_chan_unit(&j->m->reg.input, &j->uc[0]);
+  if (j->o.json) print_json(j, uname, uunit);
+  else print_table(j, uname, uunit);
+  if (j->o.quiet) return;
+  double dur = (double)j->nsteps * j->dt;
+  for (int k = 0; k < j->ny; k++)
+    if (isfinite(j->met[k].settling_time) && j->met[k].settling_time > 0.9 * dur) {
+      fprintf(stderr, "awesim: warning: some outputs have not settled within %g s; the final "
+                      "values may not be steady (--duration)\n", dur);
+      break;
+    }
+}
+
+
+static void job_free(job *j, const awe_err *err) {
+  if (j->h5) awe_h5_close(j->h5, AWE_RUN_FAILED, err->msg, &(awe_err){0});
+  awe_linsys_free(&j->L);
+  free(j->uc);
+  free(j->yc);
+  free(j->ysel);
+  free(j->Y);
+  free(j->Yl);
+  free(j->tt);
+  free(j->u1);
+  free(j->met);
+  free(j->emax);
+  free(j->erms);
+  free(j->escale);
+  awe_op_free(&j->op);
+  awe_sim_free(j->sim);
+  free(j->cmdline);
+  awe_model_free(j->m);
+  awe_spec_free(j->spec);
+}
+
+
+int awe_cmd_step_response(int argc, char **argv) {
+  job j = {0};
+  int rc = parse_args(argc, argv, &j.o);
+  rc = awe_cli_begin(rc, j.o.scenario, j.o.nset, j.o.sets, &j.spec, &j.m);
+  free(j.o.sets);
   if (rc) return rc < 0 ? 0 : rc;
 
   awe_err err = {0};
-  awe_sim *sim = NULL;
-  awe_op op = {0};
-  awe_lin_chan *uc = NULL, *yc = NULL;
-  int nu = 0, ny = 0;
-  int *ysel = NULL;
-  double *Y = NULL, *Yl = NULL, *tt = NULL, *u1 = NULL, *emax = NULL, *erms = NULL,
-         *escale = NULL;
-  awe_step_metrics *met = NULL;
-  awe_linsys L = {0};
-  awe_h5 *h5 = NULL;
-  char *cmdline = awe_cli_command_line(argc, argv);
-
-  double dt = m->opt.dt;
-  double dur = isnan(o.duration) ? m->opt.duration : o.duration;
-  long nsteps = (long)ceil(dur / dt - 1e-9);
-  if (nsteps < 2) nsteps = 2;
-  long nt = nsteps + 1;
+  j.cmdline = awe_cli_command_line(argc, argv);
+  j.dt = j.m->opt.dt;
+  double dur = isnan(j.o.duration) ? j.m->opt.duration : j.o.duration;
+  j.nsteps = (long)ceil(dur / j.dt - 1e-9);
+  if (j.nsteps < 2) j.nsteps = 2;
+  j.nt = j.nsteps + 1;
 
   /* the output is checked before the work, which may be long; signals stop it */
-  if (o.out && !o.spring) {
-    make_dir_of(o.out);
-    if (awe_cli_check_output(o.out, 0, &err)) goto fail;
+  if (j.o.out && !j.o.spring) {
+    make_dir_of(j.o.out);
+    if (awe_cli_check_output(j.o.out, 0, &err)) goto fail;
   }
-  const volatile sig_atomic_t *stop;
-  sim = awe_cli_new_sim(m, &stop, &err);
-  if (!sim) goto fail;
-  if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
+  j.sim = awe_cli_new_sim(j.m, &j.stop, &err);
+  if (!j.sim) goto fail;
+  if (awe_cli_operating_point(j.sim, j.o.at, j.o.keep_torque, j.o.quiet, &j.op, &err)) goto fail;
 
-  if (o.spring) {
-    if (o.out && !o.quiet)
+  if (j.o.spring) {
+    if (j.o.out && !j.o.quiet)
       fprintf(stderr, "awesim: warning: -o is not used with --spring-props\n");
-    rc = spring_props(&o, m, sim, &op, dt, nsteps);
+    rc = spring_props(&j.o, j.m, j.sim, &j.op, j.dt, j.nsteps);
     goto out;
   }
-
-  /* input and outputs */
-  if (awe_lin_select(&m->reg.input, o.input, 0, &uc, &nu, &err)) goto fail_usage;
-  if (nu != 1) {
-    fprintf(stderr, "awesim: error: --input '%s' selects %d inputs; name one scalar input\n",
-            o.input, nu);
-    rc = 2;
-    goto out;
+  switch ((rc = select_channels(&j, &err))) {
+    case PHASE_OK: break;
+    case PHASE_USAGE: goto fail_usage;
+    case PHASE_FAIL: goto fail;
+    default: goto out;
   }
-  switch (awe_cli_outputs(m, o.outputs, o.quiet, &yc, &ny, &err)) {
-    case 0: break;
-    case 2: goto fail_usage;
-    default: goto fail;
-  }
-  for (int j = 0; j < ny; j++)
-    if (m->reg.output.v[yc[j].var].flags & AWE_VF_QUAT) {
-      fprintf(stderr, "awesim: error: --outputs: orientation outputs have no step metrics\n");
-      rc = 2;
-      goto out;
-    }
-
-  awe_lin_model lm;
-  awe_lin_model_init(&lm, m, sim->w, 0);
-  awe_lin_problem p = {.xl = &m->reg.state, .ul = &m->reg.input, .yl = &m->reg.output,
-                       .eval = awe_lin_model_eval, .ctx = &lm, .uc = uc, .nu = 1, .yc = yc,
-                       .ny = ny, .integrating = awe_lin_model_integrating, .stop = stop};
-  if (!o.quiet) {
-    int nxm = awe_lin_nchan(&m->reg.state);
-    double *dx = malloc(sizeof(double) * ((size_t)nxm + 1)), res = 0.0;
-    if (dx && !awe_lin_deriv(&p, op.x, op.u, dx, &res, NULL, &err)) {
-      if (res > 1e-6)
-        fprintf(stderr, "awesim: warning: the operating point is not an equilibrium (residual "
-                        "||dx/dt|| = %.3g): the response includes its drift\n", res);
-      else
-        fprintf(stderr, "awesim: operating point: %s, residual ||dx/dt|| = %.3g\n",
-                op.steady ? "steady state" : "simulation", res);
-    }
-    free(dx);
-  }
-
-  ysel = malloc(sizeof(int) * ((size_t)ny + 1));
-  Y = malloc(sizeof(double) * (size_t)nt * ((size_t)ny + 1));
-  tt = malloc(sizeof(double) * (size_t)nt);
-  u1 = malloc(sizeof(double) * ((size_t)sim->w->nu + 1));
-  met = calloc((size_t)ny + 1, sizeof(*met));
-  if (!ysel || !Y || !tt || !u1 || !met) {
-    awe_err_set(&err, AWE_ENOMEM, "out of memory");
-    goto fail;
-  }
-  for (int j = 0; j < ny; j++) ysel[j] = yc[j].scalar;
-  for (long k = 0; k < nt; k++) tt[k] = (double)k * dt;
-  memcpy(u1, op.u, sizeof(double) * (size_t)sim->w->nu);
-  u1[uc[0].scalar] += o.amplitude;
-
-  if (o.out) {
-    make_dir_of(o.out);
-    awe_h5_info info = {.solver = awe_integrator_name(sim->it), .command_line = cmdline,
-                        .scenario = spec->scenario_text};
-    h5 = awe_h5_open(o.out, &m->reg.output, &info, &err);
-    if (!h5) goto fail;
-  }
-  if (awe_step_simulate(sim, op.x, op.u, u1, 0, dt, nsteps, ysel, ny, Y, h5 ? row_h5 : NULL,
-                        h5, &err)) {
-    if (h5) {
-      awe_h5_set_attr_str(h5, "phase", sim->guard.phase, &(awe_err){0});
-      awe_h5_close(h5, err.code == AWE_EINTR ? AWE_RUN_INTERRUPTED : AWE_RUN_FAILED,
-                   err.code == AWE_EINTR ? NULL : err.msg, &(awe_err){0});
-    }
-    h5 = NULL;
-    goto fail;
-  }
-  for (int j = 0; j < ny; j++)
-    awe_step_metrics_eval(tt, Y + j, ny, nt, o.amplitude, o.band, &met[j]);
-
-  if (o.compare) {
-    if (awe_linearize(&p, op.x, op.u, &L, &err)) goto fail;
-    Yl = malloc(sizeof(double) * (size_t)nt * ((size_t)ny + 1));
-    emax = calloc((size_t)ny + 1, sizeof(double));
-    erms = calloc((size_t)ny + 1, sizeof(double));
-    escale = calloc((size_t)ny + 1, sizeof(double));
-    if (!Yl || !emax || !erms || !escale) {
-      awe_err_set(&err, AWE_ENOMEM, "out of memory");
-      goto fail;
-    }
-    double du = o.amplitude;
-    if (awe_step_linear(&L, &du, dt, nsteps, Yl, &err)) goto fail;
-    for (int j = 0; j < ny; j++) awe_step_compare(Y, Yl, nt, ny, j, &emax[j], &erms[j], &escale[j]);
-  }
-
-  if (h5) {
-    awe_h5_set_attr_double(h5, "t_op", op.t, &err);
-    awe_h5_set_attr_str(h5, "step_input", o.input, &err);
-    awe_h5_set_attr_double(h5, "step_amplitude", o.amplitude, &err);
-    awe_status cs = awe_h5_close(h5, AWE_RUN_COMPLETE, NULL, &err);
-    h5 = NULL;
-    if (cs) goto fail;
-    awe_step_h5 sr = {.input = o.input, .amplitude = o.amplitude, .band = o.band, .t_op = op.t,
-                      .ny = ny, .metrics = met, .Ylin = Yl, .nt = nt, .err_max = emax,
-                      .err_rms = erms, .err_scale = escale};
-    char **names = calloc((size_t)ny + 1, sizeof(char *));
-    const char **units = calloc((size_t)ny + 1, sizeof(char *));
-    char *store = malloc(((size_t)ny + 1) * 512);
-    awe_status as = AWE_ENOMEM;
-    if (names && units && store) {
-      for (int j = 0; j < ny; j++) {
-        names[j] = store + (size_t)j * 512;
-        awe_lin_chan_name(&m->reg.output, &yc[j], names[j], 512);
-        units[j] = awe_lin_chan_unit(&m->reg.output, &yc[j]);
-      }
-      sr.names = names;
-      sr.units = units;
-      as = awe_lin_h5_add_step(o.out, &sr, &err);
-    } else {
-      awe_err_set(&err, AWE_ENOMEM, "out of memory");
-    }
-    free(names);
-    free(units);
-    free(store);
-    if (as) goto fail;
-  }
-
-  /* report */
-  char uname[512];
-  awe_lin_chan_name(&m->reg.input, &uc[0], uname, sizeof(uname));
-  const char *uunit = awe_lin_chan_unit(&m->reg.input, &uc[0]);
-  if (o.json) {
-    printf("{");
-    jstr("input", uname, 1);
-    jstr("input_unit", uunit, 1);
-    jnum("amplitude", o.amplitude, 1);
-    jnum("t_op", op.t, 1);
-    printf("\"steady\": %s, ", op.steady ? "true" : "false");
-    jnum("duration", (double)nsteps * dt, 1);
-    jnum("dt", dt, 1);
-    jnum("band", o.band, 1);
-    printf("\"outputs\": [");
-    for (int j = 0; j < ny; j++) {
-      char nm[512];
-      awe_lin_chan_name(&m->reg.output, &yc[j], nm, sizeof(nm));
-      printf("%s{", j ? ", " : "");
-      jstr("name", nm, 1);
-      jstr("unit", awe_lin_chan_unit(&m->reg.output, &yc[j]), 1);
-      jnum("initial", met[j].initial, 1);
-      jnum("final", met[j].final, 1);
-      jnum("gain", met[j].gain, 1);
-      jnum("rise_time", met[j].rise_time, 1);
-      jnum("peak", met[j].peak, 1);
-      jnum("peak_time", met[j].peak_time, 1);
-      jnum("overshoot", met[j].overshoot, 1);
-      jnum("settling_time", met[j].settling_time, !!o.compare);
-      if (o.compare) {
-        double sc = rel_scale(escale[j], met[j].initial);
-        jnum("linear_error_max", emax[j], 1);
-        jnum("linear_error_rms", erms[j], 1);
-        jnum("linear_error_max_rel", sc > 0.0 ? emax[j] / sc : NAN, 1);
-        jnum("linear_error_rms_rel", sc > 0.0 ? erms[j] / sc : NAN, 0);
-      }
-      printf("}");
-    }
-    printf("]}\n");
-  } else {
-    printf("# step of %s by %g %s at %s", uname, o.amplitude, uunit,
-           op.steady ? "the steady state" : "t =");
-    if (!op.steady) printf(" %.9g s", op.t);
-    printf("; %g s, dt %g s; settling band %g %%\n", (double)nsteps * dt, dt, o.band);
-    printf("%-32s %-8s %-12s %-12s %-12s %-12s %-12s %-12s %-12s", "output", "unit",
-           "initial", "final", "gain", "rise_time[s]", "peak_time[s]", "overshoot[%]",
-           "settling[s]");
-    if (o.compare) printf(" %-12s %-12s", "lin_max[%]", "lin_rms[%]");
-    putchar('\n');
-    for (int j = 0; j < ny; j++) {
-      char nm[512];
-      awe_lin_chan_name(&m->reg.output, &yc[j], nm, sizeof(nm));
-      printf("%-32s %-8s", nm, awe_lin_chan_unit(&m->reg.output, &yc[j]));
-      cell(met[j].initial);
-      cell(met[j].final);
-      cell(met[j].gain);
-      cell(met[j].rise_time);
-      cell(met[j].peak_time);
-      cell(met[j].overshoot);
-      cell(met[j].settling_time);
-      if (o.compare) {
-        double sc = rel_scale(escale[j], met[j].initial);
-        cell(sc > 0.0 ? 100.0 * emax[j] / sc : NAN);
-        cell(sc > 0.0 ? 100.0 * erms[j] / sc : NAN);
-      }
-      putchar('\n');
-    }
-  }
-  if (!o.quiet)
-    for (int j = 0; j < ny; j++)
-      if (isfinite(met[j].settling_time) && met[j].settling_time > 0.9 * (double)nsteps * dt) {
-        fprintf(stderr, "awesim: warning: some outputs have not settled within %g s; the "
-                        "final values may not be steady (--duration)\n", (double)nsteps * dt);
-        break;
-      }
+  report_operating_point(&j);
+  if (simulate_step(&j, &err)) goto fail;
+  if (j.o.compare && compare_linear(&j, &err)) goto fail;
+  if (finish_h5(&j, &err)) goto fail;
+  report(&j);
   rc = 0;
   goto out;
 
@@ -500,25 +583,8 @@ fail_usage:
   rc = 2;
   goto out;
 fail:
-  rc = awe_cli_fail_run(&err, sim ? sim->guard.stop : NULL);
+  rc = awe_cli_fail_run(&err, j.sim ? j.sim->guard.stop : NULL);
 out:
-  if (h5) awe_h5_close(h5, AWE_RUN_FAILED, err.msg, &(awe_err){0});
-  awe_linsys_free(&L);
-  free(uc);
-  free(yc);
-  free(ysel);
-  free(Y);
-  free(Yl);
-  free(tt);
-  free(u1);
-  free(met);
-  free(emax);
-  free(erms);
-  free(escale);
-  awe_op_free(&op);
-  awe_sim_free(sim);
-  free(cmdline);
-  awe_model_free(m);
-  awe_spec_free(spec);
+  job_free(&j, &err);
   return rc;
 }
