@@ -16,9 +16,9 @@
  *   v3-60s        scenarios/v3_kite.yaml: the TU Delft V3 particle (REFINE) kite, 272 states,
  *                 20 Hz VSM, 60 s after the scenario's steady state (as `awesim simulate` runs it)
  *   v3cold-60s    the same without the steady state (released from the structure's pose)
- *   v3fig8-120s   scenarios/v3_figure_eight.yaml: the V3 kite flying figure eights under the
- *                 figure_eight controller, 20 Hz VSM and controller, its full 120 s (10
- *                 figures; tests/v3_figure_eight.sh checks 40 s of it)
+ *   v3fig8-120s   scenarios/v3_figure_eight.yaml: the V3 kite flying low figure eights under
+ *                 the figure_eight controller, VSM at 100 Hz and controller at 20 Hz, its full
+ *                 120 s (12 figures; tests/v3_figure_eight.sh checks 40 s of it)
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
  * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
