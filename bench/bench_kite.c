@@ -19,6 +19,9 @@
  *   v3fig8-120s   scenarios/v3_figure_eight.yaml: the V3 kite flying low figure eights under
  *                 the figure_eight controller, VSM at 100 Hz and controller at 20 Hz, its full
  *                 120 s (12 figures; tests/v3_figure_eight.sh checks 40 s of it)
+ *   v3pump-320s   scenarios/v3_pumping.yaml: the V3 kite in pumping cycles (figure eights in
+ *                 reel-out, reel-in steered high), its full 320 s (three full cycles;
+ *                 tests/v3_pumping.sh checks the first 90 s)
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
  * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
@@ -175,6 +178,7 @@ static void flight_cases(void) {
   spawn_case("v3-60s", "scenarios/v3_kite.yaml", p60);
   spawn_case("v3cold-60s", "scenarios/v3_kite.yaml", cold);
   spawn_case("v3fig8-120s", "scenarios/v3_figure_eight.yaml", NULL);
+  spawn_case("v3pump-320s", "scenarios/v3_pumping.yaml", NULL);
   spawn_case("2plate-25s-msbdf", "scenarios/2plate_parked.yaml", p25m);
   spawn_case("2plate-60s-msbdf", "scenarios/2plate_parked.yaml", p60m);
   spawn_case("refine-60s-msbdf", "scenarios/2plate_refine.yaml", p60m);

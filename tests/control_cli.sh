@@ -97,8 +97,23 @@ bad_case external_timeout "controllers.e.timeout: 0 is out of range \(allowed: >
   '  - {name: e, type: external, command: cat, timeout: 0, measure: [points.mass.pos.z], output: [points.mass.force.z]}'
 bad_case fig8_wing "controllers.f.wing: unknown wing 'main_wing'" \
   '  - {name: f, type: figure_eight, wing: main_wing, azimuth: 20, elevation: 30, output: [points.mass.force.z]}'
+F8='  - {name: f, type: figure_eight, wing: main_wing, azimuth: 20, elevation: 30, output: [points.mass.force.z]'
+bad_case fig8_phase_no_elevation "c.yaml:5:[0-9]+: controllers.f: 'phase' needs 'reel_in_elevation'" \
+  "$F8, phase: controllers.p.phase}"
+bad_case fig8_elevation_no_phase "c.yaml:5:[0-9]+: controllers.f: reel_in_elevation/reel_in_azimuth need 'phase'" \
+  "$F8, reel_in_elevation: 70}"
+bad_case fig8_reel_in_range "c.yaml:5:[0-9]+: controllers.f.reel_in_elevation: 95 deg is out of range \(allowed: 0 < e < 90\)" \
+  "$F8, phase: controllers.p.phase, reel_in_elevation: 95}"
+bad_case fig8_reel_in_azimuth "controllers.f.reel_in_azimuth: -120 deg is out of range" \
+  "$F8, phase: controllers.p.phase, reel_in_elevation: 70, reel_in_azimuth: -120}"
 bad_case pump_winch "controllers.p.winch: unknown winch 'main_winch'" \
   '  - {name: p, type: pumping, winch: main_winch, reel_out_force: 100, reel_in_speed: 1, min_length: 10, max_length: 20, output: [points.mass.force.z]}'
+
+# figure_eight's reel-in switch names an output channel like every measured channel
+sed 's/phase: controllers.pump.phase .*/phase: controllers.pump.phaze/' scenarios/v3_pumping.yaml |
+  sed "s|\.\./models/|$PWD/models/|" >"$tmp/p.yaml"
+check fig8_phase_unknown 65 "$AWESIM" check "$tmp/p.yaml"
+grep_in fig8_phase_unknown_msg "$tmp/err" "p.yaml:[0-9]+:[0-9]+: controllers.fpc: unknown output channel 'controllers.pump.phaze' \(did you mean 'controllers.pump.phase'\?\)"
 
 # ---- two loops of different units share /controllers/measure: its unit says so -----------------
 cat >"$tmp/two.yaml" <<'EOF'

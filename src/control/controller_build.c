@@ -93,12 +93,13 @@ static awe_status copy_cfg(awe_model *m, awe_ctrl *c, const awe_controller_spec 
   o->name = awe_pool_strdup(m->pool, in->name);
   o->command = in->command ? awe_pool_strdup(m->pool, in->command) : NULL;
   o->wing = in->wing ? awe_pool_strdup(m->pool, in->wing) : NULL;
+  o->f8_phase = in->f8_phase ? awe_pool_strdup(m->pool, in->f8_phase) : NULL;
   o->winch = in->winch ? awe_pool_strdup(m->pool, in->winch) : NULL;
   o->measure = NULL;
   o->output = NULL;
   o->measure_loc = o->output_loc = NULL;
   o->gain = awe_pool_array(m->pool, (size_t)in->noutput + 1, sizeof(double));
-  c->meas_y = awe_pool_array(m->pool, (size_t)in->nmeasure + 4, sizeof(int));
+  c->meas_y = awe_pool_array(m->pool, (size_t)in->nmeasure + 5, sizeof(int));
   c->out_u = awe_pool_array(m->pool, (size_t)in->noutput + 2, sizeof(int));
   c->y_ext = awe_pool_array(m->pool, (size_t)in->noutput + 2, sizeof(int));
   if (!o->name || !o->gain || !c->meas_y || !c->out_u || !c->y_ext)
@@ -246,6 +247,11 @@ awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) 
       c->meas_y[k] = awe_output_scalar_find(m, in->measure[k]);
       if (c->meas_y[k] < 0)
         return unknown(&m->reg.output, "output", in->measure[k], &in->measure_loc[k], sec, err);
+    }
+    if (in->type == AWE_CTRL_FIGURE_EIGHT && in->f8_phase) { /* the reel-in switch */
+      c->meas_y[4] = awe_output_scalar_find(m, in->f8_phase);
+      if (c->meas_y[4] < 0)
+        return unknown(&m->reg.output, "output", in->f8_phase, &in->f8_phase_loc, sec, err);
     }
     for (int k = 0; k < in->noutput; k++) {
       c->out_u[k] = input_find(m, in->output[k]);

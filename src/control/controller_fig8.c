@@ -17,6 +17,10 @@
  *   chi_d = atan2(-(phi_t - phi) cos(beta), -(beta_t - beta)).
  * The output is positive for a turn toward larger course (the scenario's gains give the sign
  * of each steering input).
+ * Pumping cycles: with `phase` (a channel, e.g. controllers.pump.phase) >= 0.5 the kite is
+ * steered to one point (reel_in_azimuth, reel_in_elevation) instead, high in the wind window
+ * where it pulls little while the winch reels it in (Fechner 2016 ch. 6 flies the reel-in
+ * parked near the zenith); logged phase 2. Back in reel-out it resumes the figure eights.
  */
 #include <math.h>
 
@@ -30,6 +34,16 @@ double awe_fig8_step(const awe_ctrl *c, awe_ctrl_state *s, const double *yout) {
    * trailing edge (the models' CAD frame), so the nose is at heading + pi; the kite flies
    * where its nose points, also when it is slow (the course of a kite at rest is noise) */
   double chi = awe_wrap_pi(yout[c->meas_y[3]] + M_PI);
+  /* a pumping cycle's reel-in: one target out of the crosswind zone, reached the short way */
+  if (p->f8_phase && yout[c->meas_y[4]] >= 0.5) {
+    double chi_d = atan2(-(p->f8_in_azimuth - phi) * cos(beta), -(p->f8_in_elevation - beta));
+    s->sp = chi_d;
+    s->meas = chi;
+    s->phase = 2.0;
+    awe_controller_spec q = *p;
+    q.wrap = 1;
+    return awe_pid_step(&q, c->period, &s->pid, chi + awe_wrap_pi(chi_d - chi), chi, &s->err);
+  }
   /* switch sides past the turn azimuth */
   if (s->side > 0 && phi > p->f8_turn_azimuth) s->side = -1;
   else if (s->side < 0 && phi < -p->f8_turn_azimuth) s->side = 1;

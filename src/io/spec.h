@@ -261,6 +261,12 @@ typedef struct {
    * loop (kp, ki, kd above act on the course error), the measured wing */
   const char *wing;
   double f8_azimuth, f8_elevation, f8_turn_azimuth;
+  /* figure_eight during a pumping cycle's reel-in: while the channel f8_phase (e.g.
+   * controllers.pump.phase) is >= 0.5 the kite is steered to the single point
+   * (f8_in_azimuth, f8_in_elevation) [rad] out of the crosswind zone (NULL: never) */
+  const char *f8_phase;
+  awe_loc f8_phase_loc;
+  double f8_in_azimuth, f8_in_elevation;
   /* pumping: winch, force set-point during reel-out, reel-in speed, lengths, depower */
   const char *winch;
   double reel_out_force, reel_in_speed, min_length, max_length, depower, reel_out_speed_gain;

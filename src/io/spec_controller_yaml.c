@@ -140,6 +140,39 @@ static awe_status read_setpoint(awe_spec *s, const awe_ynode *n, const char *sec
 }
 
 
+/* figure_eight's reel-in target: phase (a channel), reel_in_elevation [deg] (both or neither),
+ * reel_in_azimuth [deg] (default 0) */
+static awe_status read_f8_reel_in(awe_spec *s, const awe_ynode *n, const char *sec,
+                                  awe_controller_spec *c, awe_err *err) {
+  AWE_TRY(str(s, n, "phase", sec, &c->f8_phase, err));
+  AWE_TRY(opt_num(n, "reel_in_elevation", sec, &c->f8_in_elevation, err));
+  c->f8_in_azimuth = 0.0;
+  AWE_TRY(opt_num(n, "reel_in_azimuth", sec, &c->f8_in_azimuth, err));
+  const awe_ynode *ph = awe_ymap_get(n, "phase"), *el = awe_ymap_get(n, "reel_in_elevation");
+  const awe_ynode *az = awe_ymap_get(n, "reel_in_azimuth");
+  if (!c->f8_phase && (el || az))
+    return awe_err_at(err, AWE_EINVAL, &(el ? el : az)->loc,
+                      "%s: reel_in_elevation/reel_in_azimuth need 'phase' (the channel that "
+                      "says reel-in, e.g. controllers.pump.phase)", sec);
+  if (!c->f8_phase) return AWE_OK;
+  c->f8_phase_loc = ph->loc;
+  if (!el)
+    return awe_err_at(err, AWE_EINVAL, &ph->loc, "%s: 'phase' needs 'reel_in_elevation' [deg]",
+                      sec);
+  if (!(c->f8_in_elevation > 0.0 && c->f8_in_elevation < 90.0))
+    return awe_err_at(err, AWE_EINVAL, &el->loc,
+                      "%s.reel_in_elevation: %g deg is out of range (allowed: 0 < e < 90)", sec,
+                      c->f8_in_elevation);
+  if (!(fabs(c->f8_in_azimuth) < 90.0))
+    return awe_err_at(err, AWE_EINVAL, &az->loc,
+                      "%s.reel_in_azimuth: %g deg is out of range (allowed: -90 < a < 90)", sec,
+                      c->f8_in_azimuth);
+  c->f8_in_azimuth *= M_PI / 180.0;
+  c->f8_in_elevation *= M_PI / 180.0;
+  return AWE_OK;
+}
+
+
 static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_controller_spec *c,
                            awe_err *err) {
   char sec[200];
@@ -156,6 +189,8 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   c->limits[1] = INFINITY;
   c->timeout = 10.0;
   c->f8_azimuth = c->f8_elevation = c->f8_turn_azimuth = NAN;
+  c->f8_in_azimuth = c->f8_in_elevation = NAN;
+  c->f8_phase = NULL;
   c->reel_out_force = c->reel_in_speed = c->min_length = c->max_length = NAN;
   c->depower = 0.0;
   const awe_ynode *nm = awe_ymap_get(n, "name");
@@ -193,7 +228,8 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
                                       "limits", "rate_limit", "output"};
   static const char *const k_f8[] = {"name", "type", "period", "wing", "azimuth", "elevation",
                                      "turn_azimuth", "kp", "ki", "kd", "d_filter", "limits",
-                                     "rate_limit", "output"};
+                                     "rate_limit", "output", "phase", "reel_in_azimuth",
+                                     "reel_in_elevation"};
   static const char *const k_pump[] = {"name", "type", "period", "winch", "reel_out_force",
                                        "reel_in_speed", "min_length", "max_length", "kp", "ki",
                                        "limits", "depower", "output"};
@@ -258,6 +294,7 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
       if (!(c->f8_turn_azimuth >= 0.0 && c->f8_turn_azimuth <= c->f8_azimuth))
         return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(n, "turn_azimuth")->loc,
                           "%s.turn_azimuth: must lie in [0, azimuth]", sec);
+      AWE_TRY(read_f8_reel_in(s, n, sec, c, err));
       break;
     case AWE_CTRL_PUMPING:
       AWE_TRY(str(s, n, "winch", sec, &c->winch, err));
