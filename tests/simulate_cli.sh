@@ -125,5 +125,15 @@ grep_in rel_tol-warning "$tmp/err" 'settings\.yaml:23:12: solver\.rel_tol is not
 check tol-quiet 0 "$AWESIM" check scenarios/v3_kite.yaml
 if grep -q "_tol is not used" "$tmp/err"; then bad "tol-quiet: warned although run: sets them"; else ok; fi
 
+# run.vsm_dt: refreshes at k vsm_dt whatever the log interval; not together with vsm_interval
+check vsm_dt 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 --set run.duration=1 \
+  --set run.dt=0.05 --set run.vsm_interval=null --set run.vsm_dt=0.01 --csv=time
+grep_in vsm_dt-refreshes "$tmp/err" 'VSM refreshes 100 \(failed 0'
+[ "$(wc -l <"$tmp/out")" -eq 22 ] && ok || bad "vsm_dt-rows: $(wc -l <"$tmp/out") lines, expected a header and 21 rows"
+check vsm_dt-both 65 "$AWESIM" check scenarios/2plate_parked.yaml --set run.vsm_dt=0.01
+grep_in vsm_dt-both-msg "$tmp/err" 'run.vsm_dt: give either vsm_interval \(log steps\) or vsm_dt \(seconds\)'
+check vsm_dt-zero 65 "$AWESIM" check scenarios/2plate_parked.yaml --set run.vsm_interval=null --set run.vsm_dt=0
+grep_in vsm_dt-zero-msg "$tmp/err" 'run.vsm_dt: 0 is out of range \(allowed: > 0'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -71,9 +71,12 @@ static void summary(const awe_spec *s, const awe_model *m) {
            gp >= 0 ? m->point_name[gp] : given ? "position " : "origin (no line to a STATIC point) ",
            gp >= 0 ? "' " : "", g[0], g[1], g[2]);
   }
-  printf("run:      duration %g s, dt %g s, solver %s, abs_tol %g, rel_tol %g, vsm_interval %d, "
+  char vsm[64];
+  if (m->opt.vsm_dt > 0.0) snprintf(vsm, sizeof(vsm), "vsm_dt %g s", m->opt.vsm_dt);
+  else snprintf(vsm, sizeof(vsm), "vsm_interval %d", m->opt.vsm_interval);
+  printf("run:      duration %g s, dt %g s, solver %s, abs_tol %g, rel_tol %g, %s, "
          "steady_state %s\n", m->opt.duration, m->opt.dt, m->opt.solver, m->opt.abs_tol,
-         m->opt.rel_tol, m->opt.vsm_interval, m->opt.steady_state ? "true" : "false");
+         m->opt.rel_tol, vsm, m->opt.steady_state ? "true" : "false");
   printf("inputs:   %d scheduled\n", m->nsignal);
   if (m->nctrl > 0) {
     static const char *const ty[] = {"pid", "figure_eight", "pumping", "external"};

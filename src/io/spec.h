@@ -223,6 +223,7 @@ typedef struct {
   double abs_tol, rel_tol;/* NAN = AWE_RUN_TOL (settings' solver.abs_tol is not used) */
   double max_step;        /* [s], NAN = dt */
   int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */
+  double vsm_dt;          /* [s] aero refresh period instead, independent of dt; NAN = not given */
   int steady_state;
   double steady_state_time; /* [s] of the settling march */
   double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */

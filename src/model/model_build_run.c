@@ -90,6 +90,7 @@ void awe_mb_env_opt(awe_mb_builder *b) {
   o->rel_tol = !isnan(r->rel_tol) ? r->rel_tol : AWE_RUN_TOL;
   o->max_step = !isnan(r->max_step) ? r->max_step : o->dt;
   o->vsm_interval = r->vsm_interval;
+  o->vsm_dt = !isnan(r->vsm_dt) ? r->vsm_dt : 0.0;
   o->steady_state = r->steady_state;
   o->steady_state_time = r->steady_state_time;
   o->min_step = !isnan(r->min_step) ? r->min_step : 0.0;

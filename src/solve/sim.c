@@ -198,6 +198,7 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
     awe_sim_aero_refresh(s);
     if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
   }
+  s->vsm_k = 1; /* refreshed at t = 0 above */
   awe_integrator_reset(s->it);
   s->reset_pending = 0;
   s->ctx.t_lo = 0.0;
@@ -215,8 +216,9 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   const awe_model *m = s->m;
   s->guard.phase = "simulation";
   if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
-  /* pre-calculate: aerodynamic refresh every vsm_interval log intervals */
-  if (m->opt.vsm_interval > 0 && s->nstep > 0 && s->nstep % m->opt.vsm_interval == 0) {
+  /* pre-calculate: aerodynamic refresh every vsm_interval log intervals (run.vsm_dt: below) */
+  if (m->opt.vsm_dt <= 0.0 && m->opt.vsm_interval > 0 && s->nstep > 0 &&
+      s->nstep % m->opt.vsm_interval == 0) {
     precalc(s);
     awe_sim_aero_refresh(s);
   }
@@ -250,6 +252,17 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
       }
       double ts = awe_ctrl_next_time(s->ctrl);
       if (ts < t_stop && t_stop - ts > eps) t_stop = ts;
+    }
+    if (m->opt.vsm_dt > 0.0 && s->w->aero) {
+      /* run.vsm_dt: refreshes at k vsm_dt, independent of the log interval; the integrator
+       * stops there (as at a sample instant) but is not reset */
+      double tr = (double)s->vsm_k * m->opt.vsm_dt;
+      if (tr <= s->t + eps) {
+        awe_sim_aero_refresh(s);
+        s->vsm_k = (long)floor((s->t + eps) / m->opt.vsm_dt) + 1;
+        tr = (double)s->vsm_k * m->opt.vsm_dt;
+      }
+      if (tr < t_stop && t_stop - tr > eps) t_stop = tr;
     }
     if (s->reset_pending) {
       awe_integrator_reset(s->it);

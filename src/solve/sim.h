@@ -37,6 +37,7 @@ typedef struct awe_sim {
   double *yout;            /* [ny] outputs at t (post-calculate) */
   int reset_pending;       /* an event was passed: reset the stepper before going on */
   long nstep;              /* log intervals done (awe_sim_step calls) */
+  long vsm_k;              /* run.vsm_dt: the next aerodynamic refresh is at vsm_k vsm_dt */
   double steady_residual;  /* max |F| of moving points after the steady-state march [N], NAN */
   double steady_acc;       /* max |acc| after it [m/s^2], NAN */
   awe_guard guard;         /* limits and stop flag (guard.h); limits from m->opt */
