@@ -55,5 +55,5 @@ awk -v x="$el10" 'BEGIN { exit !(x > 55) }' && ok || bad "elevation at the end o
 awk -v x="$elmin" -v f="$fmax" 'BEGIN { exit !(x > 15 && f < 12000) }' && ok ||
   bad "min elevation $elmin deg or peak force $fmax N"
 
-echo "v3_pumping: $pass passed, $fail failed"
+echo "pumping: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
