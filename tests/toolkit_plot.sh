@@ -116,6 +116,7 @@ check "figure of a log with wings: $(cat "$T/err")" png_ok "$T/w.png" 1600 1000
 check "wings: wind window panel" grep -qx 'flight path in the wind window' "$T/panels"
 check "controllers: heading_hold loop" grep -qx 'controller heading_hold: setpoint and measure' "$T/panels"
 check "controllers: winch loop" grep -qx 'controller winch: setpoint and measure' "$T/panels"
+check "controllers: one panel per loop" test "$(grep -c 'heading_hold' "$T/panels")" -eq 1
 "$PLOT" "$T/w.h5" --list >"$T/list" 2>"$T/err"
 check "--list: a dataset's own names" grep -qx 'controllers.winch.phase \[-\]' "$T/list"
 check "--list: controller channel" grep -qx 'controllers.heading_hold.measure \[-\]' "$T/list"
