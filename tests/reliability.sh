@@ -120,9 +120,10 @@ check max-steps 1 30 "$AWESIM" simulate scenarios/pendulum.yaml --no-hdf5 --set 
 grep_in max-steps-msg "$tmp/err" \
   'error: step limit run\.max_steps = 1000 reached at t = [0-9.]+ s in the simulation \([0-9]+ accepted, [0-9]+ rejected steps\)'
 
-# run.max_wall_time, here in a settling of 1e6 s
+# run.max_wall_time, here in a settling of 1e6 s that cannot end first: steps of at most 1 us
+# (without that limit the parked kite settles in about a second since the analytic Jacobian)
 check max-wall 1 30 "$AWESIM" simulate scenarios/2plate_parked.yaml -o "$tmp/wall.h5" \
-  --set run.steady_state_time=1e6 --set run.max_wall_time=1
+  --set run.steady_state_time=1e6 --set run.max_step=1e-6 --set run.max_wall_time=1
 grep_in max-wall-msg "$tmp/err" \
   'error: wall-time limit run\.max_wall_time = 1 s reached at t = .* in the steady-state settling'
 attr_is max-wall-phase "$tmp/wall.h5" phase settling
@@ -138,9 +139,11 @@ grep_in bad-max-steps-msg "$tmp/err" 'run\.max_steps: 0 is out of range'
 
 # --- signals -----------------------------------------------------------------------------
 
-# SIGTERM in the settling (a settling of 1e6 s): the log says interrupted, phase settling
+# SIGTERM in the settling (a settling of 1e6 s in steps of at most 1 us, as above): the log
+# says interrupted, phase settling
 sigcheck term-settling TERM 3 143 "$AWESIM" simulate scenarios/2plate_parked.yaml \
-  -o "$tmp/sig.h5" --set run.steady_state_time=1e6 --summary-json "$tmp/sig.json"
+  -o "$tmp/sig.h5" --set run.steady_state_time=1e6 --set run.max_step=1e-6 \
+  --summary-json "$tmp/sig.json"
 grep_in term-settling-where "$tmp/err" 'interrupted by SIGTERM at t = 0 s in the steady-state settling'
 grep_in term-settling-json "$tmp/sig.json" '"status": "interrupted", "exit_code": 143,.*"phase": "settling"'
 attr_is term-settling-status "$tmp/sig.h5" status interrupted
@@ -153,7 +156,7 @@ attr_is int-simulation-status "$tmp/sig2.h5" status interrupted
 
 # SIGTERM while linearize looks for its operating point
 sigcheck term-linearize TERM 3 143 "$AWESIM" linearize scenarios/2plate_parked.yaml \
-  --set run.steady_state_time=1e6
+  --set run.steady_state_time=1e6 --set run.max_step=1e-6
 grep_in term-linearize-where "$tmp/err" 'in the steady-state settling'
 
 # SIGTERM in a step response

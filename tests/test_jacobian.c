@@ -23,8 +23,10 @@ typedef struct {
 } run;
 
 
-/* the scenario with run.jacobian = jac and the extra override (or NULL) */
+/* the scenario with run.jacobian = jac and the extra override (or NULL); the context flags
+ * the Jacobians are compared under (the steady state's AWE_CTX_FIX_SPHERE | BRAKE_ALL) */
 static const char *extra;
+static int ctx_flags;
 
 static int open_run(run *r, const char *scenario, const char *jac, const char *solver) {
   char setj[64];
@@ -61,11 +63,14 @@ static int compare(const char *scenario, double t_fly) {
   }
   awe_err err = {0};
   if (t_fly > 0.0) ENSURE(awe_sim_step(a.sim, t_fly, &err) == AWE_OK);
+  a.sim->ctx.flags |= ctx_flags;
+  f.sim->ctx.flags |= ctx_flags;
   int n = a.sim->w->nx;
   size_t nn = (size_t)n * (size_t)n + 1;
   double *Ja = calloc(nn, sizeof(double)), *Jf = calloc(nn, sizeof(double));
   double *dt = calloc((size_t)n + 1, sizeof(double)), *y = calloc((size_t)n + 1, sizeof(double));
   double *f1 = calloc((size_t)n + 1, sizeof(double)), *f2 = calloc((size_t)n + 1, sizeof(double));
+  double *fbest = calloc((size_t)n + 1, sizeof(double));
   ENSURE(awe_jacobian_fd(a.sim->t, a.sim->y, Ja, dt, a.sim->it) == GSL_SUCCESS);
   ENSURE(awe_jacobian_fd(a.sim->t, a.sim->y, Jf, dt, f.sim->it) == GSL_SUCCESS);
   const unsigned char *mask = awe_integrator_analytic_mask(a.sim->it);
@@ -73,19 +78,27 @@ static int compare(const char *scenario, double t_fly) {
   int wi = -1, wj = -1;
   for (int j = 0; j < n && mask; j++) {
     if (!mask[j]) continue;
-    /* central difference, h = 1e-7 max(|y_j|, 1): below the lines' stretch (a hanging
-     * 10 m segment: 0.7 mm), so no slack switch; rounding ~eps |f| / h */
-    memcpy(y, a.sim->y, sizeof(double) * (size_t)n);
-    double h = 1e-7 * fmax(fabs(y[j]), 1.0);
-    y[j] = a.sim->y[j] + h;
-    ENSURE(awe_rhs(a.sim->t, y, f1, &a.sim->ctx) == GSL_SUCCESS);
-    y[j] = a.sim->y[j] - h;
-    ENSURE(awe_rhs(a.sim->t, y, f2, &a.sim->ctx) == GSL_SUCCESS);
+    /* central differences at two steps, the entry compared with the closer one:
+     * h = 1e-7 max(|y_j|, 1) stays below the lines' stretch (a hanging 10 m segment: 0.7 mm),
+     * so no slack switch, but its rounding ~eps |F| L/(EA h) is 4e-4 of the V3 tether's
+     * columns (EA 7.9e6 N: len rounds to 4e-15 m, 1e-9 N of force); h = 1e-5 is below it */
+    static const double steps[2] = {1e-7, 1e-5};
+    for (int i = 0; i < n; i++) fbest[i] = INFINITY;
     double cmax = 1.0; /* an entry of 1 (d pos/dt = vel) is on every matrix's scale */
     for (int i = 0; i < n; i++) cmax = fmax(cmax, fabs(Ja[(size_t)i * n + j]));
+    for (int st = 0; st < 2; st++) {
+      memcpy(y, a.sim->y, sizeof(double) * (size_t)n);
+      double h = steps[st] * fmax(fabs(y[j]), 1.0);
+      y[j] = a.sim->y[j] + h;
+      ENSURE(awe_rhs(a.sim->t, y, f1, &a.sim->ctx) == GSL_SUCCESS);
+      y[j] = a.sim->y[j] - h;
+      ENSURE(awe_rhs(a.sim->t, y, f2, &a.sim->ctx) == GSL_SUCCESS);
+      for (int i = 0; i < n; i++)
+        fbest[i] = fmin(fbest[i], fabs(Ja[(size_t)i * n + j] - (f1[i] - f2[i]) / (2.0 * h)));
+    }
     for (int i = 0; i < n; i++) {
-      double ja = Ja[(size_t)i * n + j], jc = (f1[i] - f2[i]) / (2.0 * h);
-      double ec = fabs(ja - jc) / cmax, ef = fabs(ja - Jf[(size_t)i * n + j]) / cmax;
+      double ja = Ja[(size_t)i * n + j];
+      double ec = fbest[i] / cmax, ef = fabs(ja - Jf[(size_t)i * n + j]) / cmax;
       if (ec > worst_c) {
         worst_c = ec;
         wi = i;
@@ -101,8 +114,11 @@ static int compare(const char *scenario, double t_fly) {
     HARNESS_FAIL("%s: d %s / d %s: analytic %.9g differs from central differences by %.3g of "
                  "the column's largest entry", scenario, rn, cn, Ja[(size_t)wi * n + wj], worst_c);
   }
-  /* the forward differences' own error is ~sqrt(eps) (|y| + 1) f''/f' */
-  if (worst_f > 5e-3) HARNESS_FAIL("%s: analytic vs coloured fd: %.3g", scenario, worst_f);
+  /* the forward differences' own error is ~sqrt(eps) (|y| + 1) f''/f'. Not under FIX_SPHERE:
+   * the pattern gives a position row only its own velocity (d pos/dt = vel), so the coloured
+   * differences miss the projection's cross terms (P_xz = 0.40 on the 2plate's le_center),
+   * which the analytic columns have (central differences above agree with them) */
+  if (!ctx_flags && worst_f > 5e-3) HARNESS_FAIL("%s: analytic vs coloured fd: %.3g", scenario, worst_f);
   int count = awe_integrator_analytic_columns(a.sim->it);
   free(Ja);
   free(Jf);
@@ -110,6 +126,7 @@ static int compare(const char *scenario, double t_fly) {
   free(y);
   free(f1);
   free(f2);
+  free(fbest);
   close_run(&a);
   close_run(&f);
   return count;
@@ -150,9 +167,57 @@ static void test_kites(void) {
   ENSURE(compare("scenarios/2plate_parked.yaml", 0.2) > 0);
   ENSURE(compare("scenarios/2plate_refine.yaml", 0.2) > 0);
   ENSURE(compare("scenarios/2plate_reel_out.yaml", 0.2) >= 0);
-  ENSURE(compare("scenarios/v3_kite.yaml", 0.1) >= 0);
+  /* the V3's particle wing: all but its frame's reference-point positions (4 points) */
+  ENSURE(compare("scenarios/v3_kite.yaml", 0.1) == 272 - 12);
   ENSURE(compare("scenarios/pendulum.yaml", 0.5) >= 0);
   ENSURE(compare("scenarios/default.yaml", 0.5) >= 0);
+}
+
+
+/* the steady state's projection of particle-wing points on their sphere (rhs.c) */
+static void test_sphere(void) {
+  ctx_flags = AWE_CTX_FIX_SPHERE | AWE_CTX_BRAKE_ALL;
+  ENSURE(compare("scenarios/v3_kite.yaml", 0.1) == 272 - 12);
+  ENSURE(compare("scenarios/2plate_refine.yaml", 0.2) > 0);
+  ctx_flags = 0;
+}
+
+
+/* the V3 kite with both kinds of Jacobian (trbdf2: the pattern's analytic columns):
+ * - the steady state (a march under FIX_SPHERE, then Newton): both converge, to the same
+ *   operating point within what its conditioning allows (the parked kite's equilibrium is
+ *   nearly flat in one direction: both residuals are below 1e-6 N and the kcu positions 3 mm
+ *   apart, the tether forces 0.2 %)
+ * - a 1 s flight from the same initial state: the same state within the tolerances */
+static void test_v3_agree(void) {
+  for (int steady = 1; steady >= 0; steady--) {
+    run a, f;
+    extra = steady ? "run.steady_state=true" : NULL;
+    int bad = open_run(&a, "scenarios/v3_kite.yaml", "analytic", "trbdf2") ||
+              open_run(&f, "scenarios/v3_kite.yaml", "fd", "trbdf2");
+    extra = NULL;
+    if (bad) {
+      ENSURE(!"scenario loads");
+      return;
+    }
+    awe_err err = {0};
+    if (steady) {
+      double fa = a.sim->w->winch_force[0], ff = f.sim->w->winch_force[0];
+      ENSURE_NEAR(fa, ff, 5e-3 * ff);
+      int kcu = awe_model_find_point(a.m, "kcu");
+      ENSURE(kcu >= 0);
+      for (int k = 0; k < 3 && kcu >= 0; k++)
+        ENSURE_NEAR(a.sim->w->pos[3 * kcu + k], f.sim->w->pos[3 * kcu + k], 1e-2);
+    } else {
+      ENSURE(awe_sim_step(a.sim, 1.0, &err) == AWE_OK);
+      ENSURE(awe_sim_step(f.sim, 1.0, &err) == AWE_OK);
+      for (int i = 0; i < a.sim->w->nx; i++)
+        ENSURE_NEAR(a.sim->y[i], f.sim->y[i], 1e-3 * (1.0 + fabs(f.sim->y[i])));
+      ENSURE(a.sim->w->stats.rhs < f.sim->w->stats.rhs);
+    }
+    close_run(&a);
+    close_run(&f);
+  }
 }
 
 
@@ -184,6 +249,8 @@ int main(void) {
   RUN(test_aerostat);
   RUN(test_wind_profile);
   RUN(test_kites);
+  RUN(test_sphere);
+  RUN(test_v3_agree);
   RUN(test_runs_agree);
   return harness_report();
 }

@@ -5,21 +5,28 @@
 #include <string.h>
 
 #include "engine/atmosphere.h"
+#include "engine/pulley.h"
 #include "engine/winch.h"
 
 struct awe_jac_an {
   const awe_model *m;
   int n, count;
   const int *col_adr, *col_num, *rows; /* borrowed pattern */
+  int sorted;                          /* its rows ascend in every column (binary search) */
   unsigned char *mask;      /* [n] analytic columns */
   unsigned char *pt_simple; /* [np] point whose vel rows are done here */
-  unsigned char *seg_plain; /* [ns] plain spring-damper between plain ends */
+  unsigned char *seg_plain; /* [ns] spring-damper (or pulley leg) between plain ends */
   unsigned char *wi_simple; /* [nwinch] */
+  unsigned char *pu_simple; /* [npulley] pulley with a state and two plain legs */
+  /* FIX_SPHERE (steady state): rows of particle-wing points are projected on the radius */
+  int *row_pt;              /* [n] the WING point whose pos/vel rows hold row i, or -1 */
+  double **slot;            /* [6 n] scratch: entries of one column in one point's rows */
 };
 
 /* the derivatives of one segment's end forces (jacobian.h) */
 typedef struct {
   double K[9], C[9], dl0[3]; /* d(F_s u)/d d, /d dv, /d l0 (force on end a) */
+  double gk[3], gc, gl0, gpv; /* the scalar F_s: d/d d, d/d dv = gc u, d/d l0, d/d pulley vel */
   double Gd[9], Ga[9], gz[3]; /* line drag: d F_d/d d, /d va, /d z_mid (whole drag) */
 } seg_der;
 
@@ -30,18 +37,31 @@ typedef struct {
 } sink;
 
 
-static void add(const sink *k, int i, int j, double v) {
-  if (j < 0 || i < 0 || !k->a->mask[j] || v == 0.0) return;
-  if (k->dense) {
-    k->dense[(size_t)i * (size_t)k->a->n + (size_t)j] += v;
-    return;
-  }
+/* the entry (i, j) of the sink, or NULL when j is not analytic or (i, j) not in the pattern */
+static double *entry(const sink *k, int i, int j) {
+  if (j < 0 || i < 0 || !k->a->mask[j]) return NULL;
+  if (k->dense) return k->dense + (size_t)i * (size_t)k->a->n + (size_t)j;
   const int *r = k->a->rows + k->a->col_adr[j];
-  for (int e = 0; e < k->a->col_num[j]; e++)
-    if (r[e] == i) {
-      k->jval[k->a->col_adr[j] + e] += v;
-      return;
-    }
+  int lo = 0, hi = k->a->col_num[j] - 1;
+  if (!k->a->sorted) {
+    for (int e = 0; e <= hi; e++)
+      if (r[e] == i) return k->jval + k->a->col_adr[j] + e;
+    return NULL;
+  }
+  while (lo <= hi) { /* the pattern's rows ascend in each column */
+    int mid = (lo + hi) / 2;
+    if (r[mid] == i) return k->jval + k->a->col_adr[j] + mid;
+    if (r[mid] < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return NULL;
+}
+
+
+static void add(const sink *k, int i, int j, double v) {
+  if (v == 0.0) return;
+  double *e = entry(k, i, j);
+  if (e) *e += v;
 }
 
 
@@ -65,12 +85,16 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) P[3 * i + j] = (i == j) - u[i] * u[j];
   for (int j = 0; j < 3; j++) dvP[j] = dv[0] * P[j] + dv[1] * P[3 + j] + dv[2] * P[6 + j];
+  for (int j = 0; j < 3; j++) g->gk[j] = ((kk - f) * u[j] - c * dvP[j] / len) / len;
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      g->K[3 * i + j] = u[i] * ((kk - f) * u[j] - c * dvP[j] / len) / len + f * P[3 * i + j] / len;
+      g->K[3 * i + j] = u[i] * g->gk[j] + f * P[3 * i + j] / len;
       g->C[3 * i + j] = -c * u[i] * u[j] / len;
     }
-  for (int i = 0; i < 3; i++) g->dl0[i] = -kk * u[i] / len;
+  g->gc = -c / len;
+  g->gl0 = -kk / len;
+  g->gpv = h->pulley >= 0 ? -c * h->leg_sign / len : 0.0;
+  for (int i = 0; i < 3; i++) g->dl0[i] = g->gl0 * u[i];
   memset(g->Gd, 0, sizeof(g->Gd));
   memset(g->Ga, 0, sizeof(g->Ga));
   memset(g->gz, 0, sizeof(g->gz));
@@ -98,12 +122,27 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
 }
 
 
-/* the tether state column of segment s's rest length and d l0/d len, or -1 */
-static int l0_col(const awe_model *m, const awe_work *w, int s, double *dl0_dlen) {
+/* the state column segment s's rest length depends on (a tether's length: l0 = len/n; a
+ * pulley's length: l0 = len or sum - len) and d l0/d that state, or -1 */
+static int l0_col(const awe_model *m, const awe_work *w, int s, double *dl0_dx) {
   int t = m->segment_tether[s];
-  if (t < 0 || w->tether_x[t] < 0) return -1;
-  *dl0_dlen = 1.0 / m->tether_seg_num[t];
-  return w->tether_x[t];
+  if (t >= 0 && w->tether_x[t] >= 0) {
+    *dl0_dx = 1.0 / m->tether_seg_num[t];
+    return w->tether_x[t];
+  }
+  int p = m->segment_pulley[s];
+  if (p >= 0 && w->pulley_x[p] >= 0) {
+    *dl0_dx = m->segment_pulley_leg[s] == 0 ? 1.0 : -1.0;
+    return w->pulley_x[p];
+  }
+  return -1;
+}
+
+
+/* the pulley velocity column a pulley leg's damper reads, or -1 */
+static int pv_col(const awe_work *w, int s) {
+  int p = w->seg_hot[s].pulley;
+  return p >= 0 && w->pulley_x[p] >= 0 ? w->pulley_x[p] + 1 : -1;
 }
 
 
@@ -126,10 +165,35 @@ static void add_segment(const sink *k, const awe_model *m, const awe_work *w, in
   if (xa >= 0) add_block(k, r0, xa + 3, B, scale);
   for (int e = 0; e < 9; e++) B[e] = -sigma * g->C[e] - 0.5 * share * g->Ga[e];
   if (xb >= 0) add_block(k, r0, xb + 3, B, scale);
+  const double *u = w->seg_dir + 3 * s;
   double dl;
-  int xl = l0_col(m, w, s, &dl);
+  int xl = l0_col(m, w, s, &dl), xv = pv_col(w, s);
   if (xl >= 0)
     for (int i = 0; i < 3; i++) add(k, r0 + i, xl, scale * sigma * g->dl0[i] * dl);
+  if (xv >= 0)
+    for (int i = 0; i < 3; i++) add(k, r0 + i, xv, scale * sigma * g->gpv * u[i]);
+}
+
+
+/* body-frame damping of point i relative to wing j's origin: acc -= R diag(bfd) R^T (v - v_o);
+ * v_o is the weighted mean of the origin points' velocities */
+static void frame_damping_rows(const sink *k, const awe_model *m, const awe_work *w, int i,
+                               int j, int r0) {
+  const double *R = w->wing_R + 9 * j, *bfd = m->point_bfd + 3 * i;
+  double B[9];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      B[3 * r + c] = R[3 * r] * bfd[0] * R[3 * c] + R[3 * r + 1] * bfd[1] * R[3 * c + 1] +
+                     R[3 * r + 2] * bfd[2] * R[3 * c + 2];
+  add_block(k, r0, w->point_x[i] + 3, B, -1.0);
+  int adr = m->wing_origin_adr[j], no = m->wing_origin_num[j];
+  double sw = 0.0;
+  for (int e = 0; e < no; e++) sw += m->wing_origin_w[adr + e];
+  if (no == 0 || sw == 0.0) return; /* no origin: v_o = 0 */
+  for (int e = 0; e < no; e++) {
+    int xo = w->point_x[m->wing_origin_pts[adr + e]];
+    if (xo >= 0) add_block(k, r0, xo + 3, B, m->wing_origin_w[adr + e] / sw);
+  }
 }
 
 
@@ -145,7 +209,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
     seg_der g;
     seg_derivs(m, w, s, &g);
     add_segment(k, m, w, s, &g, w->point_seg_sign[w->point_seg_adr[i] + e], 0.5, r0, inv_m);
-    /* the mass follows the rest length: d acc/d len += (-g e_z - F/m) dm/d len / m */
+    /* the mass follows the rest length: d acc/d x += (-g e_z - F/m) dm/d x / m */
     double dl;
     int xl = l0_col(m, w, s, &dl);
     if (xl >= 0) {
@@ -154,9 +218,13 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
         add(k, r0 + c, xl, (-(c == 2 ? m->env.g : 0.0) - F[c] * inv_m) * dm * inv_m);
     }
   }
-  /* point drag and damping */
+  /* point drag and damping (aerodynamic point forces of a particle wing depend only on its
+   * frame, whose reference-point columns keep finite differences) */
   const double *v = w->vel + 3 * i, *wfd = m->point_wfd + 3 * i, *bfd = m->point_bfd + 3 * i;
-  for (int c = 0; c < 3; c++) add(k, r0 + c, o + 3 + c, -wfd[c] - bfd[c]);
+  int jw = m->point_wing[i];
+  int framed = jw >= 0 && (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0);
+  for (int c = 0; c < 3; c++) add(k, r0 + c, o + 3 + c, -wfd[c] - (framed ? 0.0 : bfd[c]));
+  if (framed) frame_damping_rows(k, m, w, i, jw, r0);
   double area = m->point_area[i], cd = m->point_cd[i];
   if (area != 0.0 && cd != 0.0) {
     double z = w->pos[3 * i + 2], wind[3], va[3];
@@ -176,6 +244,35 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
       add(k, r0 + r, o + 2, dz * inv_m);
     }
   }
+}
+
+
+/* d len/dt = vel, d vel/dt = (F_s(leg 0) - F_s(leg 1))/m_p - pulley_damp vel (pulley.h) */
+static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, int p) {
+  int x = w->pulley_x[p];
+  add(k, x, x + 1, 1.0);
+  if (!k->a->pu_simple[p]) return;
+  double inv_m = 1.0 / w->pulley_mass[p];
+  for (int leg = 0; leg < 2; leg++) {
+    int s = m->pulley_seg[2 * p + leg];
+    double sg = (leg == 0 ? 1.0 : -1.0) * inv_m;
+    seg_der g;
+    seg_derivs(m, w, s, &g);
+    const awe_seg_hot *h = w->seg_hot + s;
+    int xa = w->point_x[h->a], xb = w->point_x[h->b];
+    const double *u = w->seg_dir + 3 * s;
+    for (int c = 0; c < 3; c++) {
+      if (xb >= 0) add(k, x + 1, xb + c, sg * g.gk[c]);
+      if (xa >= 0) add(k, x + 1, xa + c, -sg * g.gk[c]);
+      if (xa >= 0) add(k, x + 1, xa + 3 + c, sg * g.gc * u[c]);
+      if (xb >= 0) add(k, x + 1, xb + 3 + c, -sg * g.gc * u[c]);
+    }
+    double dl;
+    int xl = l0_col(m, w, s, &dl);
+    if (xl >= 0) add(k, x + 1, xl, sg * g.gl0 * dl);
+    add(k, x + 1, x + 1, sg * g.gpv);
+  }
+  add(k, x + 1, x + 1, -AWE_PULLEY_DAMP);
 }
 
 
@@ -229,14 +326,89 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
 }
 
 
+
+/* g(r) = (r.x / r.r) r, the radial part of x (rhs.c): dg/dr into D (row-major) */
+static void radial_deriv(const double r[3], const double x[3], double D[9]) {
+  double rr = awe_v3_dot(r, r), rx = awe_v3_dot(r, x);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      D[3 * i + j] = (r[i] * x[j] + (i == j) * rx) / rr - 2.0 * rx * r[i] * r[j] / (rr * rr);
+}
+
+
+/* FIX_SPHERE (the steady state) replaces a particle-wing point's rows by their radial parts,
+ * d pos/dt = P v and d vel/dt = P acc with P = r r^T/r.r, r = pos - base (rhs.c): column j's
+ * six entries e (NULL where the pattern has none) are multiplied by P, and the point's own
+ * position columns gain dP/dr v resp. dP/dr acc */
+static void project(const awe_model *m, const awe_work *w, int i, int j, double *const e[6]) {
+  const double *p = w->pos + 3 * i, *base = w->wg[m->point_wing[i]].base;
+  double r[3];
+  awe_v3_sub(r, p, base);
+  double rr = awe_v3_dot(r, r);
+  if (!(rr > 0.0)) return; /* rhs.c leaves such a point unprojected */
+  int o = w->point_x[i], c = j - o;
+  double D[9];
+  for (int half = 0; half < 2; half++) {
+    double x[3], y[3];
+    for (int k = 0; k < 3; k++) x[k] = e[3 * half + k] ? *e[3 * half + k] : 0.0;
+    double s = awe_v3_dot(r, x) / rr;
+    for (int k = 0; k < 3; k++) y[k] = s * r[k];
+    if (c >= 0 && c < 3) {
+      radial_deriv(r, half == 0 ? w->vel + 3 * i : w->acc + 3 * i, D);
+      for (int k = 0; k < 3; k++) y[k] += D[3 * k + c];
+    }
+    for (int k = 0; k < 3; k++)
+      if (e[3 * half + k]) *e[3 * half + k] = y[k];
+  }
+}
+
+
+static void project_rows(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
+  const awe_work *w = ctx->w;
+  int n = a->n;
+  for (int j = 0; j < n; j++) {
+    if (!a->mask[j]) continue;
+    if (k->dense) {
+      for (int i = 0; i < n; i++) {
+        int pt = a->row_pt[i];
+        if (pt < 0 || w->point_x[pt] != i) continue; /* once per point, at its first row */
+        double *e[6];
+        for (int r = 0; r < 6; r++) e[r] = k->dense + (size_t)(i + r) * (size_t)n + (size_t)j;
+        project(ctx->m, w, pt, j, e);
+      }
+      continue;
+    }
+    /* the pattern: gather the column's entries per point, then project each point once */
+    const int *rows = a->rows + a->col_adr[j];
+    int num = a->col_num[j];
+    for (int e = 0; e < num; e++)
+      if (a->row_pt[rows[e]] >= 0) a->slot[rows[e]] = k->jval + a->col_adr[j] + e;
+    for (int e = 0; e < num; e++) {
+      int pt = a->row_pt[rows[e]];
+      if (pt < 0) continue;
+      int o = w->point_x[pt];
+      if (!a->slot[o] && !a->slot[o + 1] && !a->slot[o + 2] && !a->slot[o + 3] &&
+          !a->slot[o + 4] && !a->slot[o + 5])
+        continue; /* done */
+      double *ptr[6];
+      for (int r = 0; r < 6; r++) ptr[r] = a->slot[o + r];
+      project(ctx->m, w, pt, j, ptr);
+      for (int r = 0; r < 6; r++) a->slot[o + r] = NULL;
+    }
+  }
+}
+
+
 static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
   const awe_model *m = ctx->m;
   const awe_work *w = ctx->w;
   for (int i = 0; i < m->npoint; i++)
-    if (w->point_x[i] >= 0 && !w->point_slave[i] && m->point_wing[i] < 0) point_rows(k, m, w, i);
+    if (w->point_x[i] >= 0 && !w->point_slave[i]) point_rows(k, m, w, i);
+  for (int p = 0; p < m->npulley; p++)
+    if (w->pulley_x[p] >= 0) pulley_rows(k, m, w, p);
   for (int wi = 0; wi < m->nwinch; wi++)
     if (w->winch_x[wi] >= 0) winch_rows(k, ctx, wi);
-  (void)a;
+  if ((ctx->flags & AWE_CTX_FIX_SPHERE) && a->row_pt) project_rows(a, ctx, k);
 }
 
 
@@ -266,15 +438,37 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->pt_simple);
   free(a->seg_plain);
   free(a->wi_simple);
+  free(a->pu_simple);
+  free(a->row_pt);
+  free(a->slot);
   free(a);
 }
 
 
-/* a point whose pos, vel are states (not a wing slave) or a STATIC point */
-static int plain_end(const awe_model *m, const awe_work *w, int i) {
+/* a point whose pos, vel are states (not a wing slave) or a fixed one (no state, not
+ * quasi-static: rhs.c places it at its initial position, at rest) */
+static int plain_end(const awe_work *w, int i) {
   if (w->point_slave[i]) return 0;
-  if (w->point_x[i] >= 0) return 1;
-  return w->point_qs[i] < 0 && m->point_wing[i] < 0;
+  return w->point_x[i] >= 0 || w->point_qs[i] < 0;
+}
+
+
+/* wing j is a particle wing (its frame comes from reference points, not a state) */
+static int particle_wing(const awe_work *w, int j) { return j >= 0 && w->wing_x[j] < 0; }
+
+
+/* can point i's velocity rows be written here? (its segments plain; a frame it depends on,
+ * through aerodynamic point forces or body-frame damping, that of a particle wing; no group) */
+static int simple_point(const awe_jac_an *a, const awe_model *m, const awe_work *w,
+                        const unsigned char *in_group, int i) {
+  if (in_group[i]) return 0;
+  for (int e = 0; e < w->point_seg_num[i]; e++)
+    if (!a->seg_plain[w->point_segs[w->point_seg_adr[i] + e]]) return 0;
+  int jw = m->point_wing[i];
+  const double *bfd = m->point_bfd + 3 * i;
+  int framed = jw >= 0 && (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0);
+  if ((framed || m->point_type[i] == AWE_PT_WING) && !particle_wing(w, jw)) return 0;
+  return 1;
 }
 
 
@@ -287,47 +481,86 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->col_adr = col_adr;
   a->col_num = col_num;
   a->rows = rows;
+  a->sorted = 1;
+  for (int j = 0; j < n; j++)
+    for (int e = 1; e < col_num[j]; e++)
+      if (rows[col_adr[j] + e] <= rows[col_adr[j] + e - 1]) a->sorted = 0;
   a->mask = calloc((size_t)n + 1, 1);
   a->pt_simple = calloc((size_t)m->npoint + 1, 1);
   a->seg_plain = calloc((size_t)m->nsegment + 1, 1);
   a->wi_simple = calloc((size_t)m->nwinch + 1, 1);
-  unsigned char *row_ok = calloc((size_t)n + 1, 1);
-  if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !row_ok) {
+  a->pu_simple = calloc((size_t)m->npulley + 1, 1);
+  a->row_pt = malloc(sizeof(int) * ((size_t)n + 1));
+  a->slot = calloc((size_t)n + 1, sizeof(double *));
+  unsigned char *row_ok = calloc((size_t)n + 1, 1), *frame_col = calloc((size_t)n + 1, 1);
+  unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
+  if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
+      !a->row_pt || !a->slot || !row_ok || !frame_col || !in_group) {
     free(row_ok);
+    free(frame_col);
+    free(in_group);
     awe_jac_an_free(a);
     return NULL;
   }
+  for (int g = 0; g < m->ngroup; g++)
+    for (int e = 0; e < m->group_point_num[g]; e++)
+      in_group[m->group_points[m->group_point_adr[g] + e]] = 1;
   for (int s = 0; s < m->nsegment; s++) {
     const awe_seg_hot *h = w->seg_hot + s;
-    a->seg_plain[s] = h->pulley < 0 && !h->rigid && plain_end(m, w, h->a) && plain_end(m, w, h->b);
+    a->seg_plain[s] = !h->rigid && (h->pulley < 0 || w->pulley_x[h->pulley] >= 0) &&
+                      plain_end(w, h->a) && plain_end(w, h->b);
   }
+  for (int i = 0; i < n; i++) a->row_pt[i] = -1;
   for (int i = 0; i < m->npoint; i++) {
     int o = w->point_x[i];
-    if (o < 0 || w->point_slave[i] || m->point_wing[i] >= 0) continue;
-    int ok = 1;
-    for (int e = 0; e < w->point_seg_num[i] && ok; e++)
-      ok = a->seg_plain[w->point_segs[w->point_seg_adr[i] + e]];
+    if (o < 0 || w->point_slave[i]) continue;
+    int ok = simple_point(a, m, w, in_group, i);
     for (int e = 0; e < 3; e++) row_ok[o + e] = 1;
     a->pt_simple[i] = (unsigned char)ok;
     for (int e = 3; e < 6; e++) row_ok[o + e] = (unsigned char)ok;
+    if (m->point_type[i] == AWE_PT_WING && particle_wing(w, m->point_wing[i]))
+      for (int e = 0; e < 6; e++) a->row_pt[o + e] = i;
+  }
+  /* the frame of a particle wing: its reference points' positions keep differences */
+  for (int j = 0; j < m->nwing; j++) {
+    if (!particle_wing(w, j)) continue;
+    for (int k = 0; k < 4; k++) {
+      int adr = m->wing_ref_adr[4 * j + k];
+      for (int e = 0; e < m->wing_ref_num[4 * j + k]; e++) {
+        int o = w->point_x[m->wing_ref_pts[adr + e]];
+        if (o >= 0) frame_col[o] = frame_col[o + 1] = frame_col[o + 2] = 1;
+      }
+    }
   }
   for (int t = 0; t < m->ntether; t++)
     if (w->tether_x[t] >= 0) row_ok[w->tether_x[t]] = 1;
   for (int wi = 0; wi < m->nwinch; wi++) {
     if (w->winch_x[wi] < 0) continue;
     int ok = 1;
-    for (int e = 0; e < w->winch_seg_num[wi] && ok; e++)
-      ok = a->seg_plain[w->winch_segs[w->winch_seg_adr[wi] + e]];
+    for (int e = 0; e < w->winch_seg_num[wi] && ok; e++) {
+      int s = w->winch_segs[w->winch_seg_adr[wi] + e];
+      ok = a->seg_plain[s] && w->seg_hot[s].pulley < 0;
+    }
     a->wi_simple[wi] = (unsigned char)ok;
     row_ok[w->winch_x[wi]] = (unsigned char)ok;
   }
+  for (int p = 0; p < m->npulley; p++) {
+    int x = w->pulley_x[p];
+    if (x < 0) continue;
+    int ok = a->seg_plain[m->pulley_seg[2 * p]] && a->seg_plain[m->pulley_seg[2 * p + 1]];
+    a->pu_simple[p] = (unsigned char)ok;
+    row_ok[x] = 1;
+    row_ok[x + 1] = (unsigned char)ok;
+  }
   /* a column is analytic when all its rows are (the diagonal is implied in the pattern) */
   for (int j = 0; j < n; j++) {
-    int ok = row_ok[j];
+    int ok = row_ok[j] && !frame_col[j];
     for (int e = 0; e < col_num[j] && ok; e++) ok = row_ok[rows[col_adr[j] + e]];
     a->mask[j] = (unsigned char)ok;
     a->count += ok;
   }
   free(row_ok);
+  free(frame_col);
+  free(in_group);
   return a;
 }

@@ -3,27 +3,40 @@
  * with coloured finite differences (integrate.h, step_trbdf2.h).
  *
  * Rows done analytically ("simple" rows):
- *   pos of a point with a state that belongs to no wing:   d pos/dt = vel            (I)
- *   vel of such a point, when every segment at it is a plain spring-damper (no pulley
- *   leg, not inside a rigid wing) whose ends are points with a state (not wing slaves) or
- *   STATIC points: acc = F/m - (wfd + bfd) .* vel, with F from segment.h, point.h
+ *   pos of a point with a state (not a rigid wing's slave):   d pos/dt = vel        (I)
+ *   vel of such a point, when every segment at it is a spring-damper or a pulley leg (not
+ *   inside a rigid wing) whose ends are points with a state or fixed points, and the point is
+ *   in no group: acc = F/m - wfd .* vel - damping, with F from segment.h, point.h; the
+ *   damping bfd .* vel, or R diag(bfd) R^T (vel - vel_origin) for a point of a particle wing
+ *   (R its frame); the aerodynamic point forces of a particle wing, R f_b with f_b frozen
+ *   between refreshes (aero_coupling.h), depend on the frame only
  *   tether length:  d len/dt = winch speed (0 when held)
- *   winch speed (winch.h), when its segments are plain as above
- * A column j is analytic when every row the pattern lists for it is simple; its entries are
- * then all written here. Wings (rigid bodies, particle-wing aerodynamics, body-frame damping
- * relative to the wing), pulleys and quasi-static clusters keep finite differences.
+ *   winch speed (winch.h), when its segments are plain as above and no pulley leg
+ *   pulley:  d len/dt = vel,  d vel/dt = (F_s(leg 0) - F_s(leg 1))/m_p - 5 vel (pulley.h)
+ * A column j is analytic when every row the pattern lists for it is simple and it is not a
+ * position of a particle wing's reference point (its frame R depends on those: their columns
+ * keep differences, one colour per coordinate); its entries are then all written here.
+ * Rigid wings (bodies, twist groups) and quasi-static clusters keep finite differences.
+ * Steady state (AWE_CTX_FIX_SPHERE): a particle-wing point's rows are projected radially,
+ * d pos/dt = P v, d vel/dt = P acc, P = r r^T/r.r (rhs.c); the analytic entries are
+ * projected alike and the point's own position columns gain d(P x)/dr =
+ * (r x^T + (r.x) I)/r.r - 2 (r.x) r r^T/(r.r)^2.
  *
  * Derivatives (d = pos_b - pos_a, len = |d|, u = d/len, P = I - u u^T, dv = vel_a - vel_b,
- * segment force on a: F_s u with F_s = (kappa EA (len - l0) - c dv.u)/len):
- *   d(F_s u)/d d  = u [(kappa EA - F_s) u^T - c dv^T P / len] / len + F_s P / len
- *   d(F_s u)/d dv = -c u u^T / len,   d(F_s u)/d l0 = -kappa EA u / len,   l0 = tether_len/n
+ * segment force on a: F_s u with F_s = (kappa EA (len - l0) - c (dv.u + s_leg v_p))/len,
+ * v_p a pulley's rope speed and s_leg = +-1 on a pulley leg, else 0):
+ *   g = dF_s/d d = [(kappa EA - F_s) u^T - c dv^T P / len] / len
+ *   d(F_s u)/d d  = u g + F_s P / len
+ *   d(F_s u)/d dv = -c u u^T / len,   d(F_s u)/d l0 = -kappa EA u / len,
+ *   d(F_s u)/d v_p = -c s_leg u / len
+ *   l0 = tether_len/n, or pulley_len (leg 0) resp. sum_len - pulley_len (leg 1)
  * (kappa switches at len = l0; its jump is not differentiated). Line drag
  * F_d = q P va, q = rho(z_mid) (cd d_line / 2) |va| len, va = f(z_mid) wind - (vel_a + vel_b)/2:
  *   dF_d/d va = q P + rho (cd d/2) len (P va) va^T / |va|
  *   dF_d/d d  = (q/len) [(P va) u^T - u va^T P - (va.u) P]
  *   dF_d/d z  = q (rho'/rho) P va + dF_d/d va f'(z) wind,   rho'/rho = -1/(8550 (1 + x/1024))
  * (fastexp' = fastexp/(1 + x/1024), atmosphere.h); point drag likewise. Masses depend on the
- * tether length: d acc/d len = (dF/d len - F dm/d len / m) / m. Winch:
+ * rest length (tether or pulley length x): d acc/d x = (dF/d x - F dm/d x / m) / m. Winch:
  * d acc_w = (r^2/I) (F_w/|F_w|) . dF_w - (r/I) friction'(v) dv.
  */
 #ifndef AWE_JACOBIAN_H
