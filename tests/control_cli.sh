@@ -75,6 +75,7 @@ bad_case nan_setpoint "controllers.h.setpoint: must be a finite number" "$P, set
 bad_case unknown_type "c.yaml:5:[0-9]+: controllers.h.type: unknown controller type 'pdi' \(did you mean 'pid'\?\)" \
   '  - {name: h, type: pdi, measure: points.mass.pos.z, output: {points.mass.force.z: 1}}'
 bad_case unknown_key "controllers.h: unknown key 'kpp' \(did you mean 'kp'\?\)" "$P, kpp: 1}"
+bad_case unknown_hold "c.yaml:5:[0-9]+: controllers.h.hold: unknown hold 'rampp' \(did you mean 'ramp'\?\) \(allowed: zero, .*ramp" "$P, hold: rampp}"
 bad_case duplicate_name "c.yaml:6:[0-9]+: controllers\[1\]: name 'h' is used twice" \
   "$P}
   - {name: h, type: pid, measure: points.mass.pos.z, output: {points.mass.force.x: 1}}"

@@ -10,6 +10,9 @@
  *   zoh           the simulated position at every log time (also between samples: period
  *                 0.01 s, log 0.0025 s) equals the analytic closed loop within 1e-6 m (the
  *                 spring law's nonlinearity alone is ~1e-7 m at x = 1 cm)
+ *   ramp          hold: ramp, the force linear from u_{k-1} to u_k over each period (exact:
+ *                 x = (a + b t)/k + (x0 - a/k) cos wt + (v0 - b/k)/w sin wt), within 1e-6 m;
+ *                 the logged output is u_k
  *   anti-windup   with limits [-11, 11] N (10 N hold the mass) the output is clamped for a
  *                 while and the loop still matches the recursion with conditional integration
  *                 (1e-6 m); the same loop without the integrator stop overshoots by more
@@ -28,13 +31,14 @@
 typedef struct {
   double kp, ki, kd, Tf, lo, hi, rate, T, r;
   int stop_integrator;
+  int ramp; /* hold: ramp, the applied force moves linearly from u_{k-1} to u_k over a period */
 } pid_par;
 
 
 /* analytic discrete closed loop; x[j] at times j*dt_log (dt_log = T/sub), n samples */
 static void analytic(const pid_par *p, int sub, int n, double *x_out, double *u_out) {
   const double k = 1000.0, m = 1.0, w = sqrt(k / m);
-  double x = 0.0, v = 0.0, I = 0.0, D = 0.0, yprev = 0.0, uprev = 0.0;
+  double x = 0.0, v = 0.0, I = 0.0, D = 0.0, yprev = 0.0, uprev = 0.0, u_applied = 0.0;
   int j = 0;
   for (int s = 0; j < n; s++) {
     double y = x - 1000.0;
@@ -54,14 +58,19 @@ static void analytic(const pid_par *p, int sub, int n, double *x_out, double *u_
     yprev = y;
     uprev = u;
     if (u_out) u_out[s] = u;
+    /* force a + b tau over the period: x = (a + b tau)/k + (x0 - a/k) cos(w tau)
+     * + (v0 - b/k)/w sin(w tau) (the zero-order hold: a = u, b = 0) */
+    double a = p->ramp ? u_applied : u, b = p->ramp ? (u - u_applied) / p->T : 0.0;
     for (int q = 0; q < sub && j < n; q++, j++) {
       double tau = q * p->T / sub;
       double c = cos(w * tau), sn = sin(w * tau);
-      x_out[j] = c * x + sn / w * v + (1 - c) / k * u;
+      x_out[j] = (a + b * tau) / k + (x - a / k) * c + (v - b / k) / w * sn;
     }
     double c = cos(w * p->T), sn = sin(w * p->T);
-    double xn = c * x + sn / w * v + (1 - c) / k * u;
-    double vn = -w * sn * x + c * v + sn / (m * w) * u;
+    double xn = (a + b * p->T) / k + (x - a / k) * c + (v - b / k) / w * sn;
+    double vn = b / k - w * (x - a / k) * sn + (v - b / k) * c;
+    (void)m;
+    u_applied = u;
     x = xn;
     v = vn;
   }
@@ -85,13 +94,67 @@ static void test_zoh(void) {
   static double z[500], xa[500];
   int n = sp_series(sim, "points.mass.pos.z", 1.0, z, 500);
   ENSURE(n == 401);
-  pid_par p = {1000, 10000, 30, 0.01, -INFINITY, INFINITY, 0, 0.01, -999.99, 1};
+  pid_par p = {1000, 10000, 30, 0.01, -INFINITY, INFINITY, 0, 0.01, -999.99, 1, 0};
   analytic(&p, 4, n, xa, NULL);
   for (int i = 0; i < n; i++) z[i] += 1000.0;
   double d = max_dev(z, xa, n);
   printf("    zoh: max |x - x_analytic| = %.2e m over 1 s (x(1 s) = %.6f m)\n", d, z[n - 1]);
   ENSURE(d < 1e-6);
   ENSURE_NEAR(z[n - 1], 0.01, 2e-5); /* the integrator removes the steady-state error */
+  sp_free(sim, s);
+}
+
+
+/* hold: ramp, against the closed loop with a force that is linear over each period */
+static void test_ramp(void) {
+  /* gentler gains than the held loop's: the ramp's half-period delay would make that loop
+   * ring at several cm, where the spring law's nonlinearity (~1e-7 m at 1 cm, quadratic) is
+   * above the tolerance */
+  static const char *const sets[] = {"run.dt=0.0025", "controllers[0].hold=ramp",
+                                     "controllers[0].kp=300", "controllers[0].ki=3000",
+                                     "controllers[0].kd=10", NULL};
+  awe_spec *s = sp_load(SPRING, (const char **)sets);
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  static double z[500], xa[500], xz[500], u[500], ua[200];
+  int n = sp_series(sim, "points.mass.pos.z", 1.0, z, 500);
+  ENSURE(n == 401);
+  pid_par p = {300, 3000, 10, 0.01, -INFINITY, INFINITY, 0, 0.01, -999.99, 1, 1};
+  analytic(&p, 4, n, xa, ua);
+  pid_par pz = p;
+  pz.ramp = 0;
+  analytic(&pz, 4, n, xz, NULL);
+  for (int i = 0; i < n; i++) z[i] += 1000.0;
+  double d = max_dev(z, xa, n), dz = max_dev(z, xz, n);
+  double xmax = 0.0;
+  for (int i = 0; i < n; i++) xmax = fmax(xmax, fabs(xa[i]));
+  printf("    ramp: max |x - x_analytic| = %.2e m over 1 s, |x| <= %.4f m (%.2e m from the "
+         "zero-order hold's)\n", d, xmax, dz);
+  ENSURE(d < 1e-6);
+  ENSURE(dz > 1e-4); /* a different loop, not the held one */
+  sp_free(sim, s);
+  /* the logged output is the new command at each sample (0.01 s = 4 log steps) */
+  s = sp_load(SPRING, (const char **)sets);
+  sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  int nu = sp_series(sim, "controllers.hold.output", 1.0, u, 500);
+  ENSURE(nu == 401);
+  double du = 0.0;
+  for (int i = 0; i + 4 < nu && i / 4 < 100; i += 4) du = fmax(du, fabs(u[i] - ua[i / 4]));
+  printf("    ramp: logged output vs the recursion's u_k: max diff %.2e N\n", du);
+  /* the loop turns the position difference d into at most (kp + ki T + 2 kd/(Tf + T)) d =
+   * 1330 d N; the value applied at a sample (the ramp's start) differs from u_k by the whole
+   * step u_k - u_{k-1} */
+  ENSURE(du < 1330.0 * d + 1e-9);
+  double step = 0.0;
+  for (int k = 1; k < 100; k++) step = fmax(step, fabs(ua[k] - ua[k - 1]));
+  ENSURE(step > 1e3 * du);
   sp_free(sim, s);
 }
 
@@ -107,7 +170,7 @@ static void test_antiwindup(void) {
   static double z[400], xa[400], xw[400], ua[400];
   int n = sp_series(sim, "points.mass.pos.z", 3.0, z, 400);
   ENSURE(n == 301);
-  pid_par p = {1000, 10000, 30, 0.01, -11, 11, 0, 0.01, -999.99, 1};
+  pid_par p = {1000, 10000, 30, 0.01, -11, 11, 0, 0.01, -999.99, 1, 0};
   analytic(&p, 1, n, xa, ua);
   pid_par pw = p;
   pw.stop_integrator = 0;
@@ -163,7 +226,7 @@ static void test_rate_limit(void) {
     return;
   }
   n = sp_series(sim, "points.mass.pos.z", 0.5, z, 100);
-  pid_par p = {1000, 10000, 30, 0.01, -INFINITY, INFINITY, 100, 0.01, -999.99, 1};
+  pid_par p = {1000, 10000, 30, 0.01, -INFINITY, INFINITY, 100, 0.01, -999.99, 1, 0};
   analytic(&p, 1, n, xa, NULL);
   for (int i = 0; i < n; i++) z[i] += 1000.0;
   ENSURE(max_dev(z, xa, n) < 1e-6);
@@ -245,6 +308,7 @@ static void test_channels(void) {
 
 int main(void) {
   RUN(test_zoh);
+  RUN(test_ramp);
   RUN(test_antiwindup);
   RUN(test_rate_limit);
   RUN(test_sample_times);

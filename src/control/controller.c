@@ -18,6 +18,7 @@ struct awe_ctrl_run {
   int nadd;
   int *add_u;
   double *add_v;
+  double *add_from, *add_t0, *add_T; /* ramps (hold: ramp), controller.h */
   const volatile sig_atomic_t *stop; /* the run's signal flag, or NULL */
 };
 
@@ -82,7 +83,10 @@ awe_ctrl_run *awe_ctrl_run_alloc(const awe_model *m, awe_err *err) {
   }
   r->add_u = calloc((size_t)r->nadd + 1, sizeof(int));
   r->add_v = calloc((size_t)r->nadd + 1, sizeof(double));
-  if (!r->add_u || !r->add_v) goto oom;
+  r->add_from = calloc((size_t)r->nadd + 1, sizeof(double));
+  r->add_t0 = calloc((size_t)r->nadd + 1, sizeof(double));
+  r->add_T = calloc((size_t)r->nadd + 1, sizeof(double));
+  if (!r->add_u || !r->add_v || !r->add_from || !r->add_t0 || !r->add_T) goto oom;
   for (int i = 0; i < m->nctrl; i++) {
     const awe_ctrl *c = &m->ctrl[i];
     int a = r->add_base[i];
@@ -108,6 +112,9 @@ void awe_ctrl_run_free(awe_ctrl_run *r) {
   free(r->add_base);
   free(r->add_u);
   free(r->add_v);
+  free(r->add_from);
+  free(r->add_t0);
+  free(r->add_T);
   free(r);
 }
 
@@ -125,6 +132,9 @@ awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err) {
     s->side = 1;
   }
   memset(r->add_v, 0, sizeof(double) * (size_t)r->nadd);
+  memset(r->add_from, 0, sizeof(double) * (size_t)r->nadd);
+  memset(r->add_t0, 0, sizeof(double) * (size_t)r->nadd);
+  memset(r->add_T, 0, sizeof(double) * (size_t)r->nadd);
   for (int i = 0; i < m->nctrl; i++)
     if (m->ctrl[i].cfg.type == AWE_CTRL_EXTERNAL)
       AWE_TRY(awe_ext_start(&r->st[i].ext, m, &m->ctrl[i], err));
@@ -135,6 +145,16 @@ awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err) {
 int awe_ctrl_nadd(const awe_ctrl_run *r) { return r ? r->nadd : 0; }
 const int *awe_ctrl_add_idx(const awe_ctrl_run *r) { return r ? r->add_u : NULL; }
 const double *awe_ctrl_add_val(const awe_ctrl_run *r) { return r ? r->add_v : NULL; }
+
+
+void awe_ctrl_add_ramps(const awe_ctrl_run *r, const double **from, const double **t0,
+                        const double **T) {
+  int any = 0;
+  for (int i = 0; r && i < r->m->nctrl; i++) any |= r->m->ctrl[i].cfg.hold == AWE_HOLD_RAMP;
+  *from = any ? r->add_from : NULL;
+  *t0 = any ? r->add_t0 : NULL;
+  *T = any ? r->add_T : NULL;
+}
 
 
 static double sample_time(const awe_ctrl *c, long k) { return (double)k * c->period; }
@@ -156,8 +176,16 @@ static void put(double *yout, int idx, double v) {
 }
 
 
-static void set_add(awe_ctrl_run *r, int a, double v, int *changed) {
-  if (r->add_v[a] != v) *changed = 1;
+/* entry a's new target v at sample time t: held, or a ramp of one period T from the value
+ * applied at t (the previous ramp has ended: the integrator stops at every sample) */
+static void set_add(awe_ctrl_run *r, int a, double v, int *changed, double t, double T,
+                    int ramp) {
+  if (r->add_v[a] != v || r->add_T[a] > 0.0) *changed = 1;
+  if (ramp) {
+    r->add_from[a] = r->add_v[a];
+    r->add_t0[a] = t;
+    r->add_T[a] = r->add_v[a] != v ? T : 0.0;
+  }
   r->add_v[a] = v;
 }
 
@@ -175,31 +203,34 @@ awe_status awe_ctrl_sample(awe_ctrl_run *r, double t, double eps, double *yout, 
     while (sample_time(c, s->k + 1) <= t + eps) s->k++;
     s->k++;
     const awe_controller_spec *p = &c->cfg;
-    int a = r->add_base[i];
+    int a = r->add_base[i], ramp = p->hold == AWE_HOLD_RAMP;
     switch (p->type) {
       case AWE_CTRL_PID: {
         s->sp = awe_signal_eval(&p->setpoint, t);
         s->meas = yout[c->meas_y[0]];
         s->out = awe_pid_step(p, c->period, &s->pid, s->sp, s->meas, &s->err);
-        for (int k = 0; k < p->noutput; k++) set_add(r, a + k, p->gain[k] * s->out, changed);
+        for (int k = 0; k < p->noutput; k++)
+          set_add(r, a + k, p->gain[k] * s->out, changed, t, c->period, ramp);
         break;
       }
       case AWE_CTRL_FIGURE_EIGHT: {
         s->out = awe_fig8_step(c, s, yout);
-        for (int k = 0; k < p->noutput; k++) set_add(r, a + k, p->gain[k] * s->out, changed);
+        for (int k = 0; k < p->noutput; k++)
+          set_add(r, a + k, p->gain[k] * s->out, changed, t, c->period, ramp);
         break;
       }
       case AWE_CTRL_PUMPING: {
         double cmd, dep;
         awe_pump_step(c, s, t, yout, &cmd, &dep);
-        set_add(r, a, cmd, changed);
-        for (int k = 0; k < p->noutput; k++) set_add(r, a + 1 + k, p->gain[k] * dep, changed);
+        set_add(r, a, cmd, changed, t, c->period, ramp);
+        for (int k = 0; k < p->noutput; k++)
+          set_add(r, a + 1 + k, p->gain[k] * dep, changed, t, c->period, ramp);
         break;
       }
       case AWE_CTRL_EXTERNAL: {
         AWE_TRY(awe_ext_exchange(s->ext, c, t, yout, s->ext_out, r->stop, err));
         for (int k = 0; k < p->noutput; k++) {
-          set_add(r, a + k, s->ext_out[k], changed);
+          set_add(r, a + k, s->ext_out[k], changed, t, c->period, ramp);
           put(yout, c->y_ext[k], s->ext_out[k]);
         }
         break;

@@ -1,8 +1,11 @@
 /* controller.h: closed-loop controllers (scenario `controllers:`), discrete-time.
  *
  * A controller samples at t_k = k * period (k = 0, 1, ...): it reads its measured output
- * channels at t_k, computes its outputs and holds them until t_{k+1} (zero-order hold). The
- * held outputs, times their gains, are ADDED to the input vector after the scheduled inputs
+ * channels at t_k, computes its outputs and holds them until t_{k+1} (zero-order hold), or,
+ * with hold: ramp, moves each applied value linearly from where it is at t_k to the new one
+ * at t_{k+1} (a continuous actuator: a tape length that jumps makes the bridle ring, and the
+ * stepper resolve it; d/dt of the applied value is then (u_k - u_{k-1})/T, within the
+ * rate limit). The outputs, times their gains, are ADDED to the input vector after the scheduled inputs
  * (rhs.c, stage 1), so a trim schedule and a controller can share a channel. The integrator
  * stops exactly at every sample instant (integrate.c), so results do not depend on the
  * stepper's step sizes. Controllers run in the order listed; a later one may measure an
@@ -65,10 +68,13 @@ awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err);
  * (borrowed; NULL: none). */
 void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop);
 
-/* The held additions to the input vector: n elements u[idx[j]] += val[j]. */
+/* The additions to the input vector: n elements u[idx[j]] += val[j] (held), or the ramps
+ * from[j] at t0[j] to val[j] at t0[j] + T[j] (T[j] = 0: held), awe_ctx_add (rhs.h). */
 int awe_ctrl_nadd(const awe_ctrl_run *r);
 const int *awe_ctrl_add_idx(const awe_ctrl_run *r);
 const double *awe_ctrl_add_val(const awe_ctrl_run *r);
+void awe_ctrl_add_ramps(const awe_ctrl_run *r, const double **from, const double **t0,
+                        const double **T);
 
 /* Earliest sample instant not yet taken (INFINITY when there is none). */
 double awe_ctrl_next_time(const awe_ctrl_run *r);

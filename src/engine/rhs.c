@@ -60,7 +60,7 @@ static void inputs(const awe_ctx *c, double t) {
     if (te < c->t_lo) te = c->t_lo;
     awe_signals_apply(c->sig, c->nsig, te, w->u);
   }
-  for (int j = 0; j < c->nadd; j++) w->u[c->add_idx[j]] += c->add_val[j];
+  for (int j = 0; j < c->nadd; j++) w->u[c->add_idx[j]] += awe_ctx_add(c, j, t);
 }
 
 

@@ -47,10 +47,22 @@ typedef struct {
   int nsig;
   double t_lo, t_hi;
   unsigned flags;
-  int nadd;                 /* held controller outputs added after the signals (controller.h): */
-  const int *add_idx;       /*   u[add_idx[j]] += add_val[j] (borrowed) */
-  const double *add_val;
+  int nadd;                 /* controller outputs added after the signals (controller.h): */
+  const int *add_idx;       /*   u[add_idx[j]] += awe_ctx_add(ctx, j, t) (borrowed) */
+  const double *add_val;    /*   the value held since the last sample, or a ramp's end */
+  const double *add_from;   /*   a ramp's start value, at add_t0; NULL: all held */
+  const double *add_t0, *add_T; /* a ramp's start [s] and length [s] (0: held) */
 } awe_ctx;
+
+/* Controller output j at time t: held, or on its ramp from add_from at add_t0 to add_val at
+ * add_t0 + add_T (then held). */
+static inline double awe_ctx_add(const awe_ctx *c, int j, double t) {
+  if (!c->add_from || !(c->add_T[j] > 0.0)) return c->add_val[j];
+  double s = (t - c->add_t0[j]) / c->add_T[j];
+  if (s >= 1.0) return c->add_val[j];
+  if (s <= 0.0) return c->add_from[j];
+  return c->add_from[j] + s * (c->add_val[j] - c->add_from[j]);
+}
 
 /* A context with no signals and no clamping. */
 awe_ctx awe_ctx_make(const awe_model *m, awe_work *w, const double *u);

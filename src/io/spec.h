@@ -240,6 +240,11 @@ typedef enum {
   AWE_CTRL_EXTERNAL
 } awe_ctrl_type;
 
+/* Between two samples an output is held (zero-order hold, the default) or ramped linearly from
+ * the value it had at the sample to the new one, reached one period later (an actuator that
+ * moves continuously, e.g. a steering motor). */
+typedef enum { AWE_HOLD_ZERO = 0, AWE_HOLD_RAMP } awe_ctrl_hold;
+
 typedef struct {
   const char *name;
   awe_ctrl_type type;
@@ -252,6 +257,7 @@ typedef struct {
   double kp, ki, kd, d_filter;   /* d_filter NAN = period */
   double limits[2];       /* -inf, inf when absent */
   double rate_limit;      /* NAN = none */
+  awe_ctrl_hold hold;     /* how an output reaches its inputs between samples */
   int noutput;
   const char **output;    /* input channel names */
   double *gain;

@@ -225,16 +225,16 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   c->type = (awe_ctrl_type)t;
   static const char *const k_pid[] = {"name",  "type",     "period", "measure", "setpoint",
                                       "wrap",  "kp",       "ki",     "kd",      "d_filter",
-                                      "limits", "rate_limit", "output"};
+                                      "limits", "rate_limit", "output", "hold"};
   static const char *const k_f8[] = {"name", "type", "period", "wing", "azimuth", "elevation",
                                      "turn_azimuth", "kp", "ki", "kd", "d_filter", "limits",
                                      "rate_limit", "output", "phase", "reel_in_azimuth",
-                                     "reel_in_elevation"};
+                                     "reel_in_elevation", "hold"};
   static const char *const k_pump[] = {"name", "type", "period", "winch", "reel_out_force",
                                        "reel_in_speed", "min_length", "max_length", "kp", "ki",
-                                       "limits", "depower", "output"};
+                                       "limits", "depower", "output", "hold"};
   static const char *const k_ext[] = {"name", "type", "period", "command", "measure", "output",
-                                      "timeout"};
+                                      "timeout", "hold"};
   if (c->type == AWE_CTRL_PID) AWE_TRY(awe_ymap_check_keys(n, sec, k_pid, AWE_ARRLEN(k_pid), err));
   if (c->type == AWE_CTRL_FIGURE_EIGHT)
     AWE_TRY(awe_ymap_check_keys(n, sec, k_f8, AWE_ARRLEN(k_f8), err));
@@ -251,6 +251,22 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   AWE_TRY(nonneg(n, "d_filter", sec, &c->d_filter, 0, err));
   AWE_TRY(nonneg(n, "rate_limit", sec, &c->rate_limit, 1, err));
   AWE_TRY(nonneg(n, "timeout", sec, &c->timeout, 1, err));
+  const awe_ynode *ho = awe_ymap_get(n, "hold");
+  if (ho && ho->kind != AWE_Y_NULL) {
+    static const char *const HOLDS[] = {"zero", "ramp"};
+    const char *hs;
+    snprintf(w, sizeof(w), "%s.hold", sec);
+    AWE_TRY(awe_ynode_string(ho, w, &hs, err));
+    if (!strcmp(hs, "ramp")) {
+      c->hold = AWE_HOLD_RAMP;
+    } else if (strcmp(hs, "zero") != 0) {
+      const char *best = awe_closest(hs, HOLDS, AWE_ARRLEN(HOLDS));
+      return awe_err_at(err, AWE_EINVAL, &ho->loc,
+                        "%s: unknown hold '%s'%s%s%s (allowed: zero, the output held between "
+                        "samples; ramp, moved linearly to the new value over one period)", w, hs,
+                        best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    }
+  }
   const awe_ynode *wr = awe_ymap_get(n, "wrap");
   if (wr && wr->kind != AWE_Y_NULL) {
     snprintf(w, sizeof(w), "%s.wrap", sec);

@@ -423,9 +423,10 @@ int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], voi
       it->yp[j] = y[j];
     }
   }
-  /* df/dt: only the scheduled inputs depend on t explicitly (backward difference, so an
-   * interval that ends on a breakpoint is not differenced across it) */
-  if (ctx->nsig > 0) {
+  /* df/dt: only the scheduled inputs and ramped controller outputs depend on t explicitly
+   * (backward difference, so an interval that ends on a breakpoint is not differenced
+   * across it) */
+  if (ctx->nsig > 0 || ctx->add_from) {
     double h = sq * (fabs(t) > 1.0 ? fabs(t) : 1.0);
     double tb = t - h;
     if (tb < ctx->t_lo) tb = t + h;

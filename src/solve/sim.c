@@ -65,6 +65,7 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
     s->ctx.nadd = awe_ctrl_nadd(s->ctrl);
     s->ctx.add_idx = awe_ctrl_add_idx(s->ctrl);
     s->ctx.add_val = awe_ctrl_add_val(s->ctrl);
+    awe_ctrl_add_ramps(s->ctrl, &s->ctx.add_from, &s->ctx.add_t0, &s->ctx.add_T);
   }
   return s;
 fail:
@@ -131,7 +132,7 @@ static void precalc(awe_sim *s) {
   awe_work *w = s->w;
   memcpy(w->u, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, s->t, w->u);
-  for (int j = 0; j < s->ctx.nadd; j++) w->u[s->ctx.add_idx[j]] += s->ctx.add_val[j];
+  for (int j = 0; j < s->ctx.nadd; j++) w->u[s->ctx.add_idx[j]] += awe_ctx_add(&s->ctx, j, s->t);
   for (int i = 0; i < m->nwinch; i++) {
     /* a brake that holds stops the drum */
     if (w->winch_x[i] >= 0 && awe_winch_braked(w, i) && s->y[w->winch_x[i]] != 0.0) {
