@@ -20,6 +20,7 @@ struct awe_jac_an {
   unsigned char *pu_simple; /* [npulley] pulley with a state and two plain legs */
   /* FIX_SPHERE (steady state): rows of particle-wing points are projected on the radius */
   int *row_pt;              /* [n] the WING point whose pos/vel rows hold row i, or -1 */
+  int *sph_pt, nsph;        /* those points */
   double **slot;            /* [6 n] scratch: entries of one column in one point's rows */
 };
 
@@ -369,11 +370,10 @@ static void project_rows(const awe_jac_an *a, const awe_ctx *ctx, const sink *k)
   for (int j = 0; j < n; j++) {
     if (!a->mask[j]) continue;
     if (k->dense) {
-      for (int i = 0; i < n; i++) {
-        int pt = a->row_pt[i];
-        if (pt < 0 || w->point_x[pt] != i) continue; /* once per point, at its first row */
+      for (int q = 0; q < a->nsph; q++) {
+        int pt = a->sph_pt[q], o = w->point_x[pt];
         double *e[6];
-        for (int r = 0; r < 6; r++) e[r] = k->dense + (size_t)(i + r) * (size_t)n + (size_t)j;
+        for (int r = 0; r < 6; r++) e[r] = k->dense + (size_t)(o + r) * (size_t)n + (size_t)j;
         project(ctx->m, w, pt, j, e);
       }
       continue;
@@ -408,7 +408,7 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
     if (w->pulley_x[p] >= 0) pulley_rows(k, m, w, p);
   for (int wi = 0; wi < m->nwinch; wi++)
     if (w->winch_x[wi] >= 0) winch_rows(k, ctx, wi);
-  if ((ctx->flags & AWE_CTX_FIX_SPHERE) && a->row_pt) project_rows(a, ctx, k);
+  if ((ctx->flags & AWE_CTX_FIX_SPHERE) && a->nsph > 0) project_rows(a, ctx, k);
 }
 
 
@@ -440,6 +440,7 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->wi_simple);
   free(a->pu_simple);
   free(a->row_pt);
+  free(a->sph_pt);
   free(a->slot);
   free(a);
 }
@@ -491,11 +492,12 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->wi_simple = calloc((size_t)m->nwinch + 1, 1);
   a->pu_simple = calloc((size_t)m->npulley + 1, 1);
   a->row_pt = malloc(sizeof(int) * ((size_t)n + 1));
+  a->sph_pt = malloc(sizeof(int) * ((size_t)m->npoint + 1));
   a->slot = calloc((size_t)n + 1, sizeof(double *));
   unsigned char *row_ok = calloc((size_t)n + 1, 1), *frame_col = calloc((size_t)n + 1, 1);
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
-      !a->row_pt || !a->slot || !row_ok || !frame_col || !in_group) {
+      !a->row_pt || !a->sph_pt || !a->slot || !row_ok || !frame_col || !in_group) {
     free(row_ok);
     free(frame_col);
     free(in_group);
@@ -518,8 +520,10 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     for (int e = 0; e < 3; e++) row_ok[o + e] = 1;
     a->pt_simple[i] = (unsigned char)ok;
     for (int e = 3; e < 6; e++) row_ok[o + e] = (unsigned char)ok;
-    if (m->point_type[i] == AWE_PT_WING && particle_wing(w, m->point_wing[i]))
+    if (m->point_type[i] == AWE_PT_WING && particle_wing(w, m->point_wing[i])) {
       for (int e = 0; e < 6; e++) a->row_pt[o + e] = i;
+      a->sph_pt[a->nsph++] = i;
+    }
   }
   /* the frame of a particle wing: its reference points' positions keep differences */
   for (int j = 0; j < m->nwing; j++) {
