@@ -9,6 +9,57 @@
 
 static void put3(double *dst, const double *src) { memcpy(dst, src, 3 * sizeof(double)); }
 
+/* output codes (awe_output_code): the group's range, then the quantity */
+enum {
+  OC_UNKNOWN = 0,
+  OC_INPUT,
+  OC_PT_POS, OC_PT_VEL, OC_PT_FORCE,
+  OC_SEG_LEN, OC_SEG_FORCE, OC_SEG_L0,
+  OC_TE_LEN, OC_TE_STRETCHED,
+  OC_WI_FORCE, OC_WI_VEL, OC_WI_TORQUE, OC_WI_ACC, OC_WI_POWER, OC_WI_ENERGY,
+  OC_PU_LEN, OC_PU_VEL,
+  OC_WG_POS, OC_WG_VEL, OC_WG_QUAT, OC_WG_OMEGA_B, OC_WG_VA, OC_WG_VA_B, OC_WG_FORCE_B,
+  OC_WG_MOMENT_B, OC_WG_ELEVATION, OC_WG_AZIMUTH, OC_WG_HEADING, OC_WG_COURSE, OC_WG_AOA,
+  OC_WG_SIDESLIP, OC_WG_DISTANCE, OC_WG_TURN_RATE, OC_WG_POWER,
+  OC_GR_TWIST, OC_GR_TWIST_VEL,
+  OC_CONTROLLER
+};
+
+typedef struct {
+  const char *group, *var;
+  int code;
+} out_name;
+
+static const out_name OUT_NAMES[] = {
+    {"points", "pos", OC_PT_POS},          {"points", "vel", OC_PT_VEL},
+    {"points", "force", OC_PT_FORCE},      {"segments", "len", OC_SEG_LEN},
+    {"segments", "force", OC_SEG_FORCE},   {"segments", "l0", OC_SEG_L0},
+    {"tethers", "len", OC_TE_LEN},         {"tethers", "stretched_len", OC_TE_STRETCHED},
+    {"winches", "force", OC_WI_FORCE},     {"winches", "vel", OC_WI_VEL},
+    {"winches", "torque", OC_WI_TORQUE},   {"winches", "acc", OC_WI_ACC},
+    {"winches", "power", OC_WI_POWER},     {"winches", "energy", OC_WI_ENERGY},
+    {"pulleys", "len", OC_PU_LEN},         {"pulleys", "vel", OC_PU_VEL},
+    {"wings", "pos", OC_WG_POS},           {"wings", "vel", OC_WG_VEL},
+    {"wings", "quat", OC_WG_QUAT},         {"wings", "omega_b", OC_WG_OMEGA_B},
+    {"wings", "va", OC_WG_VA},             {"wings", "va_b", OC_WG_VA_B},
+    {"wings", "aero_force_b", OC_WG_FORCE_B}, {"wings", "aero_moment_b", OC_WG_MOMENT_B},
+    {"wings", "elevation", OC_WG_ELEVATION}, {"wings", "azimuth", OC_WG_AZIMUTH},
+    {"wings", "heading", OC_WG_HEADING},   {"wings", "course", OC_WG_COURSE},
+    {"wings", "aoa", OC_WG_AOA},           {"wings", "sideslip", OC_WG_SIDESLIP},
+    {"wings", "distance", OC_WG_DISTANCE}, {"wings", "turn_rate", OC_WG_TURN_RATE},
+    {"wings", "power", OC_WG_POWER},       {"groups", "twist", OC_GR_TWIST},
+    {"groups", "twist_vel", OC_GR_TWIST_VEL}};
+
+
+int awe_output_code(const char *group, const char *var) {
+  if (!strcmp(group, "inputs")) return OC_INPUT;
+  if (!strcmp(group, "controllers")) return OC_CONTROLLER;
+  for (size_t k = 0; k < sizeof(OUT_NAMES) / sizeof(OUT_NAMES[0]); k++)
+    if (!strcmp(group, OUT_NAMES[k].group) && !strcmp(var, OUT_NAMES[k].var))
+      return OUT_NAMES[k].code;
+  return OC_UNKNOWN;
+}
+
 
 /* mean twist of the mid-span group(s) of wing j (0 without groups) */
 static double mid_twist(const awe_model *m, const awe_work *w, int j) {
@@ -20,42 +71,42 @@ static double mid_twist(const awe_model *m, const awe_work *w, int j) {
 
 
 /* one wing quantity (physics.md §9) */
-static void wing_output(const awe_model *m, const awe_work *w, int j, const char *q, double *o) {
+static void wing_output(const awe_model *m, const awe_work *w, int j, int code, double *o) {
   const double *R = w->wing_R + 9 * j, *pos = w->wing_pos + 3 * j, *vel = w->wing_vel + 3 * j;
   const double *vab = w->wing_va_b + 3 * j, *ww = w->wing_omega_w + 3 * j;
   double r[3], ex[3] = {R[0], R[3], R[6]};
   awe_v3_sub(r, pos, w->wg[j].base);
-  if (!strcmp(q, "pos")) {
+  if (code == OC_WG_POS) {
     put3(o, pos);
-  } else if (!strcmp(q, "vel")) {
+  } else if (code == OC_WG_VEL) {
     put3(o, vel);
-  } else if (!strcmp(q, "quat")) {
+  } else if (code == OC_WG_QUAT) {
     awe_R_to_quat(R, o);
-  } else if (!strcmp(q, "omega_b")) {
+  } else if (code == OC_WG_OMEGA_B) {
     for (int k = 0; k < 3; k++) o[k] = R[k] * ww[0] + R[3 + k] * ww[1] + R[6 + k] * ww[2];
-  } else if (!strcmp(q, "va")) {
+  } else if (code == OC_WG_VA) {
     put3(o, w->wing_va + 3 * j);
-  } else if (!strcmp(q, "va_b")) {
+  } else if (code == OC_WG_VA_B) {
     put3(o, vab);
-  } else if (!strcmp(q, "aero_force_b")) {
+  } else if (code == OC_WG_FORCE_B) {
     put3(o, w->wing_aero_force_b + 3 * j);
-  } else if (!strcmp(q, "aero_moment_b")) {
+  } else if (code == OC_WG_MOMENT_B) {
     put3(o, w->wing_aero_moment_b + 3 * j);
-  } else if (!strcmp(q, "elevation")) {
+  } else if (code == OC_WG_ELEVATION) {
     *o = awe_elevation(r);
-  } else if (!strcmp(q, "azimuth")) {
+  } else if (code == OC_WG_AZIMUTH) {
     *o = awe_azimuth(r);
-  } else if (!strcmp(q, "heading")) {
+  } else if (code == OC_WG_HEADING) {
     *o = awe_heading(r, ex);
-  } else if (!strcmp(q, "course")) {
+  } else if (code == OC_WG_COURSE) {
     *o = awe_course(r, vel);
-  } else if (!strcmp(q, "aoa")) {
+  } else if (code == OC_WG_AOA) {
     *o = atan2(vab[2], vab[0]) + mid_twist(m, w, j);
-  } else if (!strcmp(q, "sideslip")) {
+  } else if (code == OC_WG_SIDESLIP) {
     *o = atan2(vab[1], hypot(vab[0], vab[2]));
-  } else if (!strcmp(q, "distance")) {
+  } else if (code == OC_WG_DISTANCE) {
     *o = awe_v3_norm(r);
-  } else if (!strcmp(q, "turn_rate")) {
+  } else if (code == OC_WG_TURN_RATE) {
     /* view frame: z = r/|r|, y = n(z x e_x), x = y x z;  turn_rate = R_vw^T omega_w */
     double z[3], y[3], x[3];
     double rn = awe_v3_norm(r);
@@ -67,7 +118,7 @@ static void wing_output(const awe_model *m, const awe_work *w, int j, const char
     o[0] = awe_v3_dot(x, ww);
     o[1] = awe_v3_dot(y, ww);
     o[2] = awe_v3_dot(z, ww);
-  } else if (!strcmp(q, "power")) {
+  } else if (code == OC_WG_POWER) {
     /* the winches at the wing's ground station; all of them if none is there */
     double P = 0.0, Pall = 0.0;
     int n = 0;
@@ -88,53 +139,38 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
   for (int k = 0; k < l->n; k++) {
     const awe_var *v = &l->v[k];
     double *o = yout + v->offset;
-    int i = v->comp_index;
-    const char *g = v->group, *q = v->var;
-    if (!strcmp(g, "inputs")) {
-      *o = w->u[i]; /* comp_index is the input's index in u */
-    } else if (!strcmp(g, "points")) {
-      if (!strcmp(q, "pos")) put3(o, w->pos + 3 * i);
-      else if (!strcmp(q, "vel")) put3(o, w->vel + 3 * i);
-      else if (!strcmp(q, "force")) put3(o, w->force + 3 * i);
-      else o[0] = o[1] = o[2] = NAN;
-    } else if (!strcmp(g, "segments")) {
-      if (!strcmp(q, "len")) *o = w->seg_len[i];
-      else if (!strcmp(q, "force")) *o = w->seg_force[i];
-      else if (!strcmp(q, "l0")) *o = w->seg_l0[i];
-      else *o = NAN;
-    } else if (!strcmp(g, "tethers")) {
-      if (!strcmp(q, "len")) {
-        *o = w->tether_len[i];
-      } else if (!strcmp(q, "stretched_len")) {
+    int i = v->comp_index, code = w->out_code[k];
+    switch (code) {
+      case OC_INPUT: *o = w->u[i]; break; /* comp_index is the input's index in u */
+      case OC_PT_POS: put3(o, w->pos + 3 * i); break;
+      case OC_PT_VEL: put3(o, w->vel + 3 * i); break;
+      case OC_PT_FORCE: put3(o, w->force + 3 * i); break;
+      case OC_SEG_LEN: *o = w->seg_len[i]; break;
+      case OC_SEG_FORCE: *o = w->seg_force[i]; break;
+      case OC_SEG_L0: *o = w->seg_l0[i]; break;
+      case OC_TE_LEN: *o = w->tether_len[i]; break;
+      case OC_TE_STRETCHED: {
         double sum = 0.0;
         for (int j = 0; j < m->tether_seg_num[i]; j++)
           sum += w->seg_len[m->tether_segs[m->tether_seg_adr[i] + j]];
         *o = sum;
-      } else {
-        *o = NAN;
+        break;
       }
-    } else if (!strcmp(g, "winches")) {
-      if (!strcmp(q, "force")) *o = w->winch_force[i];
-      else if (!strcmp(q, "vel")) *o = w->winch_vel[i];
-      else if (!strcmp(q, "torque")) *o = w->winch_torque[i];
-      else if (!strcmp(q, "acc")) *o = w->winch_acc[i];
-      else if (!strcmp(q, "power")) *o = awe_winch_power(w, i);
-      else if (!strcmp(q, "energy")) *o = w->winch_energy[i];
-      else *o = NAN;
-    } else if (!strcmp(g, "pulleys")) {
-      if (!strcmp(q, "len")) *o = w->pulley_len[i];
-      else if (!strcmp(q, "vel")) *o = w->pulley_vel[i];
-      else *o = NAN;
-    } else if (!strcmp(g, "wings")) {
-      wing_output(m, w, i, q, o);
-    } else if (!strcmp(g, "groups")) {
-      if (!strcmp(q, "twist")) *o = w->twist[i];
-      else if (!strcmp(q, "twist_vel")) *o = w->twist_vel[i];
-      else *o = NAN;
-    } else if (!strcmp(g, "controllers")) {
-      /* written at the sample instants by the controllers (controller.h) */
-    } else {
-      for (int j = 0; j < v->dim; j++) o[j] = NAN;
+      case OC_WI_FORCE: *o = w->winch_force[i]; break;
+      case OC_WI_VEL: *o = w->winch_vel[i]; break;
+      case OC_WI_TORQUE: *o = w->winch_torque[i]; break;
+      case OC_WI_ACC: *o = w->winch_acc[i]; break;
+      case OC_WI_POWER: *o = awe_winch_power(w, i); break;
+      case OC_WI_ENERGY: *o = w->winch_energy[i]; break;
+      case OC_PU_LEN: *o = w->pulley_len[i]; break;
+      case OC_PU_VEL: *o = w->pulley_vel[i]; break;
+      case OC_GR_TWIST: *o = w->twist[i]; break;
+      case OC_GR_TWIST_VEL: *o = w->twist_vel[i]; break;
+      case OC_CONTROLLER: break; /* written at the sample instants (controller.h) */
+      default:
+        if (code >= OC_WG_POS && code <= OC_WG_POWER) wing_output(m, w, i, code, o);
+        else
+          for (int j = 0; j < v->dim; j++) o[j] = NAN;
     }
   }
 }

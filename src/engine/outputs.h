@@ -36,6 +36,11 @@
 
 #include "engine/rhs.h"
 
+/* The filler's code of the output variable group.var (registry names above), computed once per
+ * output by the workspace (w->out_code), so filling dispatches on integers, not names; 0 for
+ * a variable it does not know (filled with NAN). */
+int awe_output_code(const char *group, const char *var);
+
 /* Fill yout [w->ny] from the workspace. Unknown output variables give NAN. */
 void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout);
 

@@ -169,6 +169,7 @@ typedef struct awe_work {
   double wind_gnd[3];      /* wind vector at h_ref [m/s] */
   double *u;               /* [nu] effective inputs of the last rhs call */
   double *refresh_dydt;    /* [nx] scratch: the aerodynamic refresh's rhs call (rhs.h) */
+  int *out_code;           /* [number of output variables] awe_output_code of each (outputs.h) */
 
   struct awe_qs *qs;       /* quasi-static solver scratch (NULL when nqs == 0) */
 

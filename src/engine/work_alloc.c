@@ -7,6 +7,7 @@
 
 #include "engine/aero_coupling.h"
 #include "engine/group.h"
+#include "engine/outputs.h"
 #include "engine/quasi_static.h"
 #include "engine/wing.h"
 
@@ -195,6 +196,7 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->pulley_acc = dbls(p, m->npulley);
   w->u = dbls(p, w->nu);
   w->refresh_dydt = dbls(p, w->nx);
+  w->out_code = ints(p, m->reg.output.n, 0);
   int nw = m->nwing, ng = m->ngroup;
   w->wg = awe_pool_array(p, (size_t)(nw > 0 ? nw : 1), sizeof(awe_wing_geom));
   w->gg = awe_pool_array(p, (size_t)(ng > 0 ? ng : 1), sizeof(awe_group_geom));
@@ -229,8 +231,10 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
       !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
       !w->winch_force || !w->winch_torque || !w->winch_acc || !w->winch_energy ||
       !w->winch_power_log || !w->pulley_len ||
-      !w->pulley_vel || !w->pulley_acc || !w->u || !w->refresh_dydt)
+      !w->pulley_vel || !w->pulley_acc || !w->u || !w->refresh_dydt || !w->out_code)
     goto oom;
+  for (int k = 0; k < m->reg.output.n; k++)
+    w->out_code[k] = awe_output_code(m->reg.output.v[k].group, m->reg.output.v[k].var);
 
   for (int s = 0; s < ns; s++) {
     double d = m->segment_diameter[s];
