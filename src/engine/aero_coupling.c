@@ -308,6 +308,14 @@ const double *awe_aero_point_forces_b(const awe_work *w) {
 }
 
 
+int awe_aero_point_forces_on(const awe_work *w, int j) {
+  const struct awe_aero *a = w->aero;
+  if (!a || j < 0 || j >= a->nwing) return 0;
+  const aero_wing *x = &a->wing[j];
+  return x->vsm && !x->rigid && x->valid; /* as awe_aero_point_forces */
+}
+
+
 struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j) {
   return w->aero && j >= 0 && j < w->aero->nwing ? w->aero->wing[j].vsm : NULL;
 }

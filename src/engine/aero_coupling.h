@@ -128,8 +128,11 @@ void awe_aero_reset_stats(awe_work *w);
 awe_aero_stats awe_aero_get_stats(const awe_work *w);
 
 /* The frozen point forces of particle wings [3 np], body frame of their wing (NULL without
- * aerodynamics), for tests and diagnostics. */
+ * aerodynamics), for tests, diagnostics and the Jacobian (jacobian.h). */
 const double *awe_aero_point_forces_b(const awe_work *w);
+
+/* Does the right-hand side apply particle wing j's frozen point forces (a valid model)? */
+int awe_aero_point_forces_on(const awe_work *w, int j);
 
 /* The VSM wing of wing j (NULL without aerodynamics), for tests and diagnostics. */
 struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j);

@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
 #include "engine/pulley.h"
 #include "engine/winch.h"
+#include "engine/wing.h"
 
 struct awe_jac_an {
   const awe_model *m;
@@ -21,6 +23,10 @@ struct awe_jac_an {
   /* FIX_SPHERE (steady state): rows of particle-wing points are projected on the radius */
   int *row_pt;              /* [n] the WING point whose pos/vel rows hold row i, or -1 */
   int *sph_pt, nsph;        /* those points */
+  /* the frame R of a particle wing j depends on its reference points fr_pt[fr_adr[j] ..
+   * fr_adr[j + 1]) (with a state, each once); pos_scr [3 np] holds perturbed positions */
+  int *fr_adr, *fr_pt;
+  double *pos_scr;
   double **slot;            /* [6 n] scratch: entries of one column in one point's rows */
 };
 
@@ -399,6 +405,60 @@ static void project_rows(const awe_jac_an *a, const awe_ctx *ctx, const sink *k)
 }
 
 
+/* The columns of particle wing j's reference-point positions: R moves the frozen aerodynamic
+ * point forces (R f_b) and the body-frame damping (R B R^T (v - v_o)) of its points. dR/dp by
+ * central differences of the frame alone (h = 1e-4 m against reference distances of metres:
+ * truncation ~1e-9, rounding ~eps |p|/h ~ 1e-10 of R) */
+static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *w, int j,
+                       const sink *k) {
+  const double h = 1e-4;
+  const double *fb = awe_aero_point_forces_b(w);
+  int aero = fb && awe_aero_point_forces_on(w, j);
+  const double *R = w->wing_R + 9 * j, *vo = w->wing_vel + 3 * j;
+  double *pos = a->pos_scr;
+  memcpy(pos, w->pos, sizeof(double) * 3 * (size_t)m->npoint);
+  for (int e = a->fr_adr[j]; e < a->fr_adr[j + 1]; e++) {
+    int p = a->fr_pt[e], o = w->point_x[p];
+    for (int c = 0; c < 3; c++) {
+      int col = o + c;
+      if (!a->mask[col]) continue;
+      double Rp[9], Rm[9], dR[9];
+      pos[3 * p + c] = w->pos[3 * p + c] + h;
+      awe_wing_frame_at(m, j, pos, Rp);
+      pos[3 * p + c] = w->pos[3 * p + c] - h;
+      awe_wing_frame_at(m, j, pos, Rm);
+      pos[3 * p + c] = w->pos[3 * p + c];
+      for (int q = 0; q < 9; q++) dR[q] = (Rp[q] - Rm[q]) / (2.0 * h);
+      for (int i = 0; i < m->npoint; i++) {
+        int oi = w->point_x[i];
+        if (oi < 0 || m->point_wing[i] != j || !a->pt_simple[i]) continue;
+        double d[3] = {0.0, 0.0, 0.0};
+        if (aero && m->point_type[i] == AWE_PT_WING) {
+          const double *f = fb + 3 * i;
+          double inv_m = 1.0 / w->mass[i];
+          for (int r = 0; r < 3; r++)
+            d[r] += (dR[3 * r] * f[0] + dR[3 * r + 1] * f[1] + dR[3 * r + 2] * f[2]) * inv_m;
+        }
+        const double *bfd = m->point_bfd + 3 * i;
+        if (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0) {
+          /* acc -= R B R^T dv:  d = -(dR B R^T dv + R B dR^T dv) */
+          double dv[3], b1[3], b2[3];
+          awe_v3_sub(dv, w->vel + 3 * i, vo);
+          for (int q = 0; q < 3; q++) {
+            b1[q] = bfd[q] * (R[q] * dv[0] + R[3 + q] * dv[1] + R[6 + q] * dv[2]);
+            b2[q] = bfd[q] * (dR[q] * dv[0] + dR[3 + q] * dv[1] + dR[6 + q] * dv[2]);
+          }
+          for (int r = 0; r < 3; r++)
+            d[r] -= dR[3 * r] * b1[0] + dR[3 * r + 1] * b1[1] + dR[3 * r + 2] * b1[2] +
+                    R[3 * r] * b2[0] + R[3 * r + 1] * b2[1] + R[3 * r + 2] * b2[2];
+        }
+        for (int r = 0; r < 3; r++) add(k, oi + 3 + r, col, d[r]);
+      }
+    }
+  }
+}
+
+
 static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
   const awe_model *m = ctx->m;
   const awe_work *w = ctx->w;
@@ -408,6 +468,8 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
     if (w->pulley_x[p] >= 0) pulley_rows(k, m, w, p);
   for (int wi = 0; wi < m->nwinch; wi++)
     if (w->winch_x[wi] >= 0) winch_rows(k, ctx, wi);
+  for (int j = 0; j < m->nwing; j++)
+    if (a->fr_adr[j + 1] > a->fr_adr[j]) frame_rows(a, m, w, j, k);
   if ((ctx->flags & AWE_CTX_FIX_SPHERE) && a->nsph > 0) project_rows(a, ctx, k);
 }
 
@@ -441,6 +503,9 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->pu_simple);
   free(a->row_pt);
   free(a->sph_pt);
+  free(a->fr_adr);
+  free(a->fr_pt);
+  free(a->pos_scr);
   free(a->slot);
   free(a);
 }
@@ -493,11 +558,14 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->pu_simple = calloc((size_t)m->npulley + 1, 1);
   a->row_pt = malloc(sizeof(int) * ((size_t)n + 1));
   a->sph_pt = malloc(sizeof(int) * ((size_t)m->npoint + 1));
+  a->fr_adr = calloc((size_t)m->nwing + 2, sizeof(int));
+  a->fr_pt = malloc(sizeof(int) * ((size_t)m->nwing * (size_t)m->npoint + 1));
+  a->pos_scr = malloc(sizeof(double) * (3 * (size_t)m->npoint + 1));
   a->slot = calloc((size_t)n + 1, sizeof(double *));
   unsigned char *row_ok = calloc((size_t)n + 1, 1), *frame_col = calloc((size_t)n + 1, 1);
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
-      !a->row_pt || !a->sph_pt || !a->slot || !row_ok || !frame_col || !in_group) {
+      !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot || !row_ok || !frame_col || !in_group) {
     free(row_ok);
     free(frame_col);
     free(in_group);
@@ -525,14 +593,17 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
       a->sph_pt[a->nsph++] = i;
     }
   }
-  /* the frame of a particle wing: its reference points' positions keep differences */
+  /* the frame of a particle wing: its reference points with a state, each once */
   for (int j = 0; j < m->nwing; j++) {
+    a->fr_adr[j + 1] = a->fr_adr[j];
     if (!particle_wing(w, j)) continue;
     for (int k = 0; k < 4; k++) {
       int adr = m->wing_ref_adr[4 * j + k];
       for (int e = 0; e < m->wing_ref_num[4 * j + k]; e++) {
-        int o = w->point_x[m->wing_ref_pts[adr + e]];
-        if (o >= 0) frame_col[o] = frame_col[o + 1] = frame_col[o + 2] = 1;
+        int p = m->wing_ref_pts[adr + e];
+        if (w->point_x[p] < 0 || frame_col[w->point_x[p]]) continue;
+        frame_col[w->point_x[p]] = 1; /* seen */
+        a->fr_pt[a->fr_adr[j + 1]++] = p;
       }
     }
   }
@@ -558,7 +629,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   }
   /* a column is analytic when all its rows are (the diagonal is implied in the pattern) */
   for (int j = 0; j < n; j++) {
-    int ok = row_ok[j] && !frame_col[j];
+    int ok = row_ok[j];
     for (int e = 0; e < col_num[j] && ok; e++) ok = row_ok[rows[col_adr[j] + e]];
     a->mask[j] = (unsigned char)ok;
     a->count += ok;

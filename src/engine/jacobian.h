@@ -13,9 +13,10 @@
  *   tether length:  d len/dt = winch speed (0 when held)
  *   winch speed (winch.h), when its segments are plain as above and no pulley leg
  *   pulley:  d len/dt = vel,  d vel/dt = (F_s(leg 0) - F_s(leg 1))/m_p - 5 vel (pulley.h)
- * A column j is analytic when every row the pattern lists for it is simple and it is not a
- * position of a particle wing's reference point (its frame R depends on those: their columns
- * keep differences, one colour per coordinate); its entries are then all written here.
+ * A column j is analytic when every row the pattern lists for it is simple; its entries are
+ * then all written here. The positions of a particle wing's reference points also move its
+ * frame R: d(R f_b)/dp and d(R B R^T dv)/dp with dR/dp from central differences of the frame
+ * alone (wing.h awe_wing_frame_at; no right-hand side).
  * Rigid wings (bodies, twist groups) and quasi-static clusters keep finite differences.
  * Steady state (AWE_CTX_FIX_SPHERE): a particle-wing point's rows are projected radially,
  * d pos/dt = P v, d vel/dt = P acc, P = r r^T/r.r (rhs.c); the analytic entries are

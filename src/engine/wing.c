@@ -169,6 +169,14 @@ void awe_wing_state_init(const awe_model *m, const awe_work *w, double *y) {
 }
 
 
+void awe_wing_frame_at(const awe_model *m, int j, const double *pos, double R[9]) {
+  if (ref_frame(m, j, pos, R)) {
+    memset(R, 0, 9 * sizeof(double));
+    R[0] = R[4] = R[8] = 1.0;
+  }
+}
+
+
 void awe_wing_kinematics(const awe_model *m, awe_work *w, const double *y) {
   for (int j = 0; j < m->nwing; j++) {
     double *R = w->wing_R + 9 * j, *pos = w->wing_pos + 3 * j, *vel = w->wing_vel + 3 * j;

@@ -58,6 +58,10 @@ awe_status awe_wing_setup(const awe_model *m, awe_work *w, awe_err *err);
 /* Rigid-wing states in y from the placed model (positions and velocities of its points). */
 void awe_wing_state_init(const awe_model *m, const awe_work *w, double *y);
 
+/* Body -> world frame R of particle wing j from its reference points at positions pos [3 np]
+ * (as awe_wing_kinematics; the identity when they define no frame). */
+void awe_wing_frame_at(const awe_model *m, int j, const double *pos, double R[9]);
+
 /* Unpack the rigid-wing states, place and move their slave points (groups already unpacked),
  * and set the frames and origins of all wings. */
 void awe_wing_kinematics(const awe_model *m, awe_work *w, const double *y);
