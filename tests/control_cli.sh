@@ -126,7 +126,7 @@ controllers:
   - {name: b, type: pid, measure: points.mass.vel.z, kp: 1, period: 0.02, output: {points.mass.force.x: 1}}
 EOF
 check two_units 0 sh -c "cd '$tmp' && '$AWESIM' simulate two.yaml -o two.h5 --csv='controllers.*'"
-grep_in two_units_header "$tmp/out" '^controllers.a.setpoint\[mixed\],controllers.b.setpoint\[mixed\],.*controllers.a.output\[N\]'
+grep_in two_units_header "$tmp/out" '^controllers.a.setpoint\[m\],controllers.b.setpoint\[m/s\],.*controllers.a.output\[N\]'
 
 # ---- the parked kite held by its heading-hold pid ---------------------------------------------
 check parked 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 --set run.duration=60 \

@@ -300,19 +300,7 @@ awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) 
             m->reg.output.v[v].unit = unit_of(&m->reg.input, c->out_u[k]);
     }
   }
-  /* an HDF5 dataset has one unit: where the controllers sharing one (/controllers/measure
-   * etc.) measure or drive channels of different units, it says "mixed" */
-  awe_varlist *l = &m->reg.output;
-  for (int v = 0; v < l->n; v++) {
-    if (strcmp(l->v[v].group, "controllers")) continue;
-    for (int o = v + 1; o < l->n; o++)
-      if (!strcmp(l->v[o].group, "controllers") && !strcmp(l->v[o].var, l->v[v].var) &&
-          strcmp(l->v[o].unit, l->v[v].unit)) {
-        for (int r = 0; r < l->n; r++)
-          if (!strcmp(l->v[r].group, "controllers") && !strcmp(l->v[r].var, l->v[v].var))
-            l->v[r].unit = "mixed";
-        break;
-      }
-  }
+  /* each channel keeps its own unit (the CSV header shows it); an HDF5 dataset that holds
+   * controllers of different units says "mixed" and lists them (writer_hdf5.c) */
   return AWE_OK;
 }

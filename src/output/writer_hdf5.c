@@ -15,6 +15,9 @@
  *                       (group, var): dim 1 -> [T,N], dim 3 -> [T,N,3], dim 4 -> [T,N,4];
  *                       a group-level variable (empty component) -> [T] or [T,dim].
  *                       attr units; attr names too if its components differ from the group's.
+ *                       Components of different units (the controllers of one run: a pid on
+ *                       a length, another on an angle) give units = "mixed" and attr
+ *                       component_units, one unit per component, as the CSV header has them.
  * Strings are fixed-length, NUL-padded, UTF-8 (what h5py writes; MATLAB reads them).
  *
  * Datasets are chunked along time, block_rows rows per chunk, with shuffle + deflate level 4
@@ -139,20 +142,24 @@ static int put_num_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype,
 }
 
 
-/* attribute `names` on loc: the component names of vars v[0 .. n) */
-static int put_names_attr(hid_t loc, const awe_var *v, int n) {
+/* string-array attribute `name` on loc: the component names (units = 0) or units (1) of vars
+ * v[0 .. n) */
+static int put_comp_attr(hid_t loc, const char *name, const awe_var *v, int n, int units) {
   if (n < 1) return -1;
   size_t w = 1;
   for (int i = 0; i < n; i++) {
-    size_t l = strlen(v[i].comp);
+    size_t l = strlen(units ? v[i].unit : v[i].comp);
     if (l > w) w = l;
   }
   char *buf = calloc((size_t)n, w);
   if (!buf) return -1;
-  for (int i = 0; i < n; i++) memcpy(buf + (size_t)i * w, v[i].comp, strlen(v[i].comp));
+  for (int i = 0; i < n; i++) {
+    const char *x = units ? v[i].unit : v[i].comp;
+    memcpy(buf + (size_t)i * w, x, strlen(x));
+  }
   hsize_t dim = (hsize_t)n;
   hid_t t = awe_h5_str_type(w), s = H5Screate_simple(1, &dim, NULL);
-  int rc = (t < 0 || s < 0) ? -1 : awe_h5_put_attr(loc, "names", t, t, s, buf);
+  int rc = (t < 0 || s < 0) ? -1 : awe_h5_put_attr(loc, name, t, t, s, buf);
   if (t >= 0) H5Tclose(t);
   if (s >= 0) H5Sclose(s);
   free(buf);
@@ -165,6 +172,7 @@ static int put_names_attr(hid_t loc, const awe_var *v, int n) {
 typedef struct {
   int first, n;  /* entries v[first .. first+n) */
   int grouplevel;/* empty component name */
+  int mixed;     /* its components' units differ */
 } run;
 
 static int is_log(const awe_var *v) { return (v->flags & AWE_VF_LOG) != 0; }
@@ -184,18 +192,18 @@ static int find_runs(const awe_varlist *l, run *runs, awe_err *err) {
       awe_err_set(err, AWE_EINTERNAL, "registry: output %d has no group, var, unit or dim", i);
       return -1;
     }
-    int j = i + 1;
+    int j = i + 1, mixed = 0;
     if (!no_comp(a)) {
       for (; j < l->n; j++) {
         const awe_var *b = &l->v[j];
         if (!is_log(b) || strcmp(b->group, a->group) || strcmp(b->var, a->var)) break;
-        if (no_comp(b) || b->dim != a->dim || strcmp(b->unit, a->unit) ||
-            b->offset != l->v[j - 1].offset + a->dim) {
+        if (no_comp(b) || b->dim != a->dim || b->offset != l->v[j - 1].offset + a->dim) {
           awe_err_set(err, AWE_EINTERNAL,
-                      "registry: %s.%s entries differ in component, dim, unit or are not "
+                      "registry: %s.%s entries differ in component or dim, or are not "
                       "contiguous", a->group, a->var);
           return -1;
         }
+        mixed |= strcmp(b->unit, a->unit) != 0;
       }
     }
     for (int r = 0; r < nr && runs; r++) {
@@ -215,6 +223,7 @@ static int find_runs(const awe_varlist *l, run *runs, awe_err *err) {
       runs[nr].first = i;
       runs[nr].n = j - i;
       runs[nr].grouplevel = no_comp(a);
+      runs[nr].mixed = mixed;
     }
     nr++;
     i = j;
@@ -309,7 +318,7 @@ static hid_t open_group(hid_t file, const awe_varlist *l, const run *runs, int r
   if (g < 0) return g;
   if (names_run[r] < 0 && !runs[r].grouplevel) {
     /* the group's first per-component dataset names the group */
-    if (put_names_attr(g, a, runs[r].n) < 0) {
+    if (put_comp_attr(g, "names", a, runs[r].n, 0) < 0) {
       H5Gclose(g);
       return -1;
     }
@@ -364,13 +373,17 @@ static awe_status create_layout(awe_h5 *w, const awe_varlist *l, const run *runs
       st = h5_fail(err, what);
       break;
     }
-    d->id = make_dataset(g, a->var, d->rank, inner, w->block, w->gzip, a->unit);
-    if (d->id < 0) {
+    d->id = make_dataset(g, a->var, d->rank, inner, w->block, w->gzip,
+                         runs[r].mixed ? "mixed" : a->unit);
+    if (d->id >= 0 && runs[r].mixed &&
+        put_comp_attr(d->id, "component_units", a, runs[r].n, 1) < 0) {
+      st = h5_fail(err, what);
+    } else if (d->id < 0) {
       st = h5_fail(err, what);
     } else if (!runs[r].grouplevel && names_run[r] != r) {
       const run *q = &runs[names_run[r]];
       if (!same_comps(&l->v[q->first], q->n, a, runs[r].n) &&
-          put_names_attr(d->id, a, runs[r].n) < 0)
+          put_comp_attr(d->id, "names", a, runs[r].n, 0) < 0)
         st = h5_fail(err, what);
     }
     H5Gclose(g);
