@@ -5,8 +5,9 @@
  * with hold: ramp, moves each applied value linearly from where it is at t_k to the new one
  * at t_{k+1} (a continuous actuator: a tape length that jumps makes the bridle ring, and the
  * stepper resolve it; d/dt of the applied value is then (u_k - u_{k-1})/T, within the
- * rate limit). The outputs, times their gains, are ADDED to the input vector after the scheduled inputs
- * (rhs.c, stage 1), so a trim schedule and a controller can share a channel. The integrator
+ * rate limit). The outputs, times their gains, are ADDED to the input vector after the
+ * scheduled inputs (rhs.c, stage 1), so a trim schedule and a controller can share a channel.
+ * The integrator
  * stops exactly at every sample instant (integrate.c), so results do not depend on the
  * stepper's step sizes. Controllers run in the order listed; a later one may measure an
  * earlier one's channels, which are updated at the same instant.

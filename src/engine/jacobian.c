@@ -562,12 +562,13 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->fr_pt = malloc(sizeof(int) * ((size_t)m->nwing * (size_t)m->npoint + 1));
   a->pos_scr = malloc(sizeof(double) * (3 * (size_t)m->npoint + 1));
   a->slot = calloc((size_t)n + 1, sizeof(double *));
-  unsigned char *row_ok = calloc((size_t)n + 1, 1), *frame_col = calloc((size_t)n + 1, 1);
+  unsigned char *row_ok = calloc((size_t)n + 1, 1), *seen = calloc((size_t)n + 1, 1);
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
-      !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot || !row_ok || !frame_col || !in_group) {
+      !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot ||
+      !row_ok || !seen || !in_group) {
     free(row_ok);
-    free(frame_col);
+    free(seen);
     free(in_group);
     awe_jac_an_free(a);
     return NULL;
@@ -601,8 +602,8 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
       int adr = m->wing_ref_adr[4 * j + k];
       for (int e = 0; e < m->wing_ref_num[4 * j + k]; e++) {
         int p = m->wing_ref_pts[adr + e];
-        if (w->point_x[p] < 0 || frame_col[w->point_x[p]]) continue;
-        frame_col[w->point_x[p]] = 1; /* seen */
+        if (w->point_x[p] < 0 || seen[w->point_x[p]]) continue;
+        seen[w->point_x[p]] = 1;
         a->fr_pt[a->fr_adr[j + 1]++] = p;
       }
     }
@@ -635,7 +636,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     a->count += ok;
   }
   free(row_ok);
-  free(frame_col);
+  free(seen);
   free(in_group);
   return a;
 }
