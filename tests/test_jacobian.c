@@ -184,14 +184,15 @@ static void test_sphere(void) {
 }
 
 
-/* a (analytic) and f (fd) flown for t: every state within rel (1 + |y|), a with fewer rhs */
-static void flights_agree(run *a, run *f, double t, double rel) {
+/* a (analytic) and f (fd) flown for t: every state within rel (1 + |y|); with cheaper, a
+ * with fewer rhs (where the Jacobians' differences are a visible part of the run) */
+static void flights_agree(run *a, run *f, double t, double rel, int cheaper) {
   awe_err err = {0};
   ENSURE(awe_sim_step(a->sim, t, &err) == AWE_OK);
   ENSURE(awe_sim_step(f->sim, t, &err) == AWE_OK);
   for (int i = 0; i < a->sim->w->nx; i++)
     ENSURE_NEAR(a->sim->y[i], f->sim->y[i], rel * (1.0 + fabs(f->sim->y[i])));
-  ENSURE(a->sim->w->stats.rhs < f->sim->w->stats.rhs);
+  if (cheaper) ENSURE(a->sim->w->stats.rhs < f->sim->w->stats.rhs);
 }
 
 
@@ -220,7 +221,7 @@ static void test_v3_agree(void) {
       for (int k = 0; k < 3 && kcu >= 0; k++)
         ENSURE_NEAR(a.sim->w->pos[3 * kcu + k], f.sim->w->pos[3 * kcu + k], 1e-2);
     } else {
-      flights_agree(&a, &f, 1.0, 1e-3);
+      flights_agree(&a, &f, 1.0, 1e-3, 1);
     }
     close_run(&a);
     close_run(&f);
@@ -238,7 +239,10 @@ static void test_runs_agree(void) {
       ENSURE(!"scenario loads");
       return;
     }
-    flights_agree(&a, &f, 5.0, 1e-4);
+    /* trbdf2 renews J 4 times in these 5 s (a few differenced rhs each): the two runs'
+     * Newton iterations differ by more than that, so only msbdf (~150 Jacobians) is compared
+     * for cost; the V3 above compares trbdf2's */
+    flights_agree(&a, &f, 5.0, 1e-4, k == 0);
     close_run(&a);
     close_run(&f);
   }

@@ -19,17 +19,32 @@
  * that order and leaves the non-stiff estimate unchanged (M = I + O(h)).
  * GSL's standard control (order 2) accepts or shrinks the step from it.
  *
- * Newton (simplified, Hairer & Wanner, "Solving ODEs II", IV.8): predictors z2 = z1 (f constant)
- * and z3 = z1 + (z2 - z1)/gamma (f linear); stop when eta ||dY|| <= kappa, eta = theta/(1 - theta)
- * with theta the observed contraction (the first correction must be below kappa itself), in
- * GSL's error norm max_i |dY_i| / D_i (D_i from the driver's control at the step start).
- * A contraction above 2 after three iterations, a non-finite value, a right-hand-side failure
- * or no convergence within TB_MAXIT iterations fails the stage. M is refactorised when
- * d h moved by more than TB_REFACTOR from the factorised value (a stiff mode then still
- * contracts by that ratio); J is kept across steps and recomputed only when Newton fails with
- * an old J, then the step is repeated once. A failure with a fresh J returns the error, on
- * which gsl_odeiv2_evolve_apply restores y and halves h (GSL 2.7, ode-initval2/evolve.c).
- * y is written only when the step succeeds.
+ * Newton (simplified, Hairer & Wanner, "Solving ODEs II", IV.8): predictors z2 = h fp (f
+ * constant) and z3 = h fp + (z2 - h fp)/gamma (f linear), fp the derivative at the end of the
+ * previous step, z3/h, when this step starts there (else f(t, y)); stop when
+ * eta ||dY|| <= kappa, eta = theta/(1 - theta) with theta the observed contraction (the first
+ * correction must be below kappa itself), in GSL's error norm max_i |dY_i| / D_i (D_i from the
+ * driver's control at the step start). A contraction above 2 after three iterations, a
+ * non-finite value, a right-hand-side failure or no convergence within TB_MAXIT iterations
+ * fails the stage. M is refactorised when d h moved by more than TB_REFACTOR from the
+ * factorised value (a stiff mode then still contracts by that ratio).
+ * Why fp and not f(t, y): a stiff component sits on its slow manifold only to within the
+ * tolerance, and f amplifies that offset by its stiffness (a V3 bridle point: 1e4 m/s^2 from a
+ * millimetre), while z3/h of the implicit stage is the slow derivative.
+ * J is kept across steps while Newton converges within TB_SLOW iterations per stage; after a
+ * slower step, or when Newton fails with an old J, J is recomputed at the predicted midpoint
+ * of the step, y + (h/2) fp (then the step is repeated once). Why not at y: the stiffest terms
+ * are dampers along lines that turn with the wing (the V3's trailing-edge wires and
+ * diagonals, c/m ~ 1e6 1/s), and Newton's contraction is their turn during the step times the
+ * stiffness ratio d h c/m ~ 3000. Measured on 30 s of the V3 figure eight: J at y (kept while
+ * Newton converged) failed with an old J in 6356 and with a fresh one in 3013 of 12073
+ * attempts (3.9 s); J at y + a h fp, a = 0.25 / 0.5 / 0.75 / 1: 2.75 / 2.12 / 2.24 / 2.01 s.
+ * The midpoint, not the end: a line within the predicted move of its rest length (the 2plate's
+ * steering lines) may be slack at one end of the step and taut at the other, and the end's
+ * branch in the error filter M^-1 cost the parked 2plate twice the steps (600 s: 26103
+ * against 14173 at the midpoint, 13481 with those lines made symmetric). A failure with a
+ * fresh J returns the error, on which gsl_odeiv2_evolve_apply restores y and halves h
+ * (GSL 2.7, ode-initval2/evolve.c). y is written only when the step succeeds.
  *
  * J: the pattern's analytic columns from its callback (jacobian.h), the others by
  * coloured finite differences of the system function on the pattern (jac_color.h),
@@ -57,6 +72,7 @@
 #define TB_PATIENCE 3      /* iterations before a contraction above TB_DIVERGE fails: the */
 #define TB_DIVERGE 2.0     /* first corrections of a kinked right-hand side (slack lines) */
                            /* may grow and still converge (0.9 from the start: 2x the J) */
+#define TB_SLOW 3          /* more iterations in a stage: a fresh J for the next step */
 
 static const double TB_GAMMA = 2.0 - M_SQRT2;
 static const double TB_D = (2.0 - M_SQRT2) / 2.0;
@@ -74,7 +90,10 @@ typedef struct {
   double *jval;              /* J on the pattern */
   int have_j;                /* jval holds a Jacobian */
   double c_fact;             /* d h of the factorisation (0: none) */
-  double *f0, *z1, *z2, *z3, *base, *ys, *fs, *del, *inv_d, *yp, *f1;
+  int iters;                 /* most Newton iterations of a stage in the current attempt */
+  double *f0, *z1, *z2, *z3, *base, *ys, *fs, *del, *inv_d, *yp, *f1, *fj, *fp;
+  double t_fp;               /* fp = z3/h is the derivative at the end of the last step, t_fp */
+  int have_fp;
 } trbdf2_state;
 
 
@@ -176,8 +195,8 @@ static void trbdf2_free(void *vstate) {
   trbdf2_state *s = vstate;
   if (!s) return;
   free_pattern(s);
-  double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys,
-                  &s->fs, &s->del, &s->inv_d, &s->yp, &s->f1};
+  double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys, &s->fs,
+                  &s->del, &s->inv_d, &s->yp, &s->f1, &s->fj, &s->fp};
   for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) free(*v[k]);
   free(s);
 }
@@ -187,8 +206,8 @@ static void *trbdf2_alloc(size_t dim) {
   trbdf2_state *s = calloc(1, sizeof(*s));
   if (!s) return NULL;
   s->n = dim;
-  double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys,
-                  &s->fs, &s->del, &s->inv_d, &s->yp, &s->f1};
+  double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys, &s->fs,
+                  &s->del, &s->inv_d, &s->yp, &s->f1, &s->fj, &s->fp};
   for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
     *v[k] = calloc(dim + 1, sizeof(double));
     if (!*v[k]) goto fail;
@@ -223,13 +242,20 @@ static unsigned int trbdf2_order(void *vstate) {
 }
 
 
-/* J at (t, y) by coloured differences against f0 = f(t, y) */
-static int jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, const double *y) {
+/* J at (t, y) by coloured differences against fy = f(t, y), or NULL when the differences
+ * need it computed (into fj) */
+static int jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, const double *y,
+                    const double *fy) {
   const double sq = sqrt(DBL_EPSILON);
   if (s->njac) (*s->njac)++;
   if (s->jac) {
     int st = s->jac(s->jac_ctx, t, y, s->jval);
     if (st != GSL_SUCCESS) return st;
+  }
+  if (!fy && s->ncolor > 0) {
+    int st = GSL_ODEIV_FN_EVAL(sys, t, y, s->fj);
+    if (st != GSL_SUCCESS) return st;
+    fy = s->fj;
   }
   memcpy(s->yp, y, sizeof(double) * s->n);
   for (int c = 0; c < s->ncolor; c++) {
@@ -247,7 +273,7 @@ static int jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, con
       double inv_h = 1.0 / (s->yp[j] - y[j]); /* the step actually taken */
       double *jv = s->jval + s->col_adr[j];
       const int *rows = s->rows + s->col_adr[j];
-      for (int e = 0; e < s->col_num[j]; e++) jv[e] = (s->f1[rows[e]] - s->f0[rows[e]]) * inv_h;
+      for (int e = 0; e < s->col_num[j]; e++) jv[e] = (s->f1[rows[e]] - fy[rows[e]]) * inv_h;
       s->yp[j] = y[j];
     }
   }
@@ -274,6 +300,7 @@ static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, doub
   size_t n = s->n;
   double prev = 0.0;
   for (int k = 0; k < TB_MAXIT; k++) {
+    if (k + 1 > s->iters) s->iters = k + 1;
     for (size_t i = 0; i < n; i++) s->ys[i] = s->base[i] + TB_D * z[i];
     int st = GSL_ODEIV_FN_EVAL(sys, ts, s->ys, s->fs);
     if (st != GSL_SUCCESS) return st;
@@ -296,6 +323,23 @@ static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, doub
 }
 
 
+/* the derivative the predictors start from: fp at the end of the last step when this step
+ * starts there, else f0 = f(t, y) */
+static const double *slow_derivative(const trbdf2_state *s, double t) {
+  return s->have_fp && s->t_fp == t ? s->fp : s->f0;
+}
+
+
+/* a fresh J at the predicted midpoint of the step, y + (h/2) fp (y itself without fp) */
+static int predicted_jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, double h,
+                              const double *y) {
+  const double *fp = slow_derivative(s, t);
+  if (fp == s->f0) return jacobian(s, sys, t, y, s->f0);
+  for (size_t i = 0; i < s->n; i++) s->ys[i] = y[i] + 0.5 * h * fp[i];
+  return jacobian(s, sys, t + 0.5 * h, s->ys, NULL);
+}
+
+
 /* the two implicit stages from f0 = f(t, y) */
 static int stages(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, double h,
                   const double *y) {
@@ -305,15 +349,18 @@ static int stages(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, doubl
     if (awe_slu_factor(s->lu, c, s->jval)) return GSL_FAILURE;
     s->c_fact = c;
   }
+  const double *fp = slow_derivative(s, t);
+  s->iters = 0;
   for (size_t i = 0; i < n; i++) {
     s->z1[i] = h * s->f0[i];
-    s->z2[i] = s->z1[i];
+    s->z2[i] = h * fp[i];
     s->base[i] = y[i] + TB_D * s->z1[i];
   }
   int st = newton(s, sys, t + TB_GAMMA * h, h, s->z2);
   if (st != GSL_SUCCESS) return st;
   for (size_t i = 0; i < n; i++) {
-    s->z3[i] = s->z1[i] + (s->z2[i] - s->z1[i]) / TB_GAMMA;
+    double zp = h * fp[i];
+    s->z3[i] = zp + (s->z2[i] - zp) / TB_GAMMA;
     s->base[i] = y[i] + TB_W * (s->z1[i] + s->z2[i]);
   }
   return newton(s, sys, t + h, h, s->z3);
@@ -336,26 +383,30 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
   }
   int fresh = 0;
   if (!s->have_j) {
-    st = jacobian(s, sys, t, y);
+    st = predicted_jacobian(s, sys, t, h, y);
     if (st != GSL_SUCCESS) return st;
     fresh = 1;
   }
   st = stages(s, sys, t, h, y);
   if (st != GSL_SUCCESS && !fresh) {
     /* an old Jacobian: renew it and try once more at this h */
-    st = jacobian(s, sys, t, y);
+    st = predicted_jacobian(s, sys, t, h, y);
     if (st != GSL_SUCCESS) return st;
     st = stages(s, sys, t, h, y);
   }
   if (st != GSL_SUCCESS) return st; /* evolve restores y and halves h */
+  if (s->iters > TB_SLOW) s->have_j = 0; /* J has aged: renew it for the next step */
   const double e1 = (4.0 * TB_W - 1.0) / 3.0, e2 = -1.0 / 3.0, e3 = 2.0 * TB_D / 3.0;
   for (size_t i = 0; i < dim; i++) yerr[i] = e1 * s->z1[i] + e2 * s->z2[i] + e3 * s->z3[i];
   awe_slu_solve(s->lu, yerr);
   awe_slu_solve(s->lu, yerr);
   for (size_t i = 0; i < dim; i++) {
     y[i] = s->base[i] + TB_D * s->z3[i];
-    if (dydt_out) dydt_out[i] = s->z3[i] / h;
+    s->fp[i] = s->z3[i] / h;
+    if (dydt_out) dydt_out[i] = s->fp[i];
   }
+  s->t_fp = t + h;
+  s->have_fp = 1;
   return GSL_SUCCESS;
 }
 
