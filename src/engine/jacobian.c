@@ -72,11 +72,36 @@ static void add(const sink *k, int i, int j, double v) {
 }
 
 
-/* B (3x3, row-major) times s at rows r0.., columns c0.. */
+/* B (3x3, row-major) times s at rows r0.., columns c0.. The pattern lists a point's three
+ * rows consecutively, at the same place in each of its three columns: one search finds the
+ * block (the lookups were 13 % of a V3 flight), with add() where the pattern is otherwise */
 static void add_block(const sink *k, int r0, int c0, const double *B, double s) {
   if (r0 < 0 || c0 < 0) return;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) add(k, r0 + i, c0 + j, s * B[3 * i + j]);
+  const awe_jac_an *a = k->a;
+  int at = -1; /* offset of row r0 in the last column searched */
+  for (int j = 0; j < 3; j++) {
+    int c = c0 + j;
+    const int *r = a->rows + a->col_adr[c];
+    int num = a->col_num[c];
+    if (k->dense || !a->mask[c]) {
+      for (int i = 0; i < 3; i++) add(k, r0 + i, c, s * B[3 * i + j]);
+      continue;
+    }
+    if (!(at >= 0 && at + 2 < num && r[at] == r0)) {
+      const double *e = entry(k, r0, c);
+      at = e ? (int)(e - (k->jval + a->col_adr[c])) : -1;
+    }
+    if (at < 0 || at + 2 >= num || r[at + 1] != r0 + 1 || r[at + 2] != r0 + 2) {
+      for (int i = 0; i < 3; i++) add(k, r0 + i, c, s * B[3 * i + j]);
+      at = -1;
+      continue;
+    }
+    double *v = k->jval + a->col_adr[c] + at;
+    for (int i = 0; i < 3; i++) {
+      double x = s * B[3 * i + j];
+      if (x != 0.0) v[i] += x;
+    }
+  }
 }
 
 

@@ -11,10 +11,13 @@ struct awe_slu {
   int *adj_adr, *adj_num;    /* per pivot k: the later unknowns coupled to it (new indices, */
   int *adj;                  /* ascending) */
   long nnz_pat;              /* pattern entries */
-  size_t *pos;               /* [nnz_pat] dense index of each pattern entry in the new order */
-  double *a;                 /* [n * n] L (unit, below) and U (on and above the diagonal) */
+  int *mr_adr, *mr_col, *mr_src; /* M's entries by row (new order): column, index in jval */
+  int *lr_adr, *lr_idx;      /* per row i: the pivots k < i with i in adj(k), ascending */
+  int *lr_num;               /* [n] numerically nonzero l_ik of row i (first in lr_idx order) */
+  int *lr_k;                 /* [sum adj] their k, packed per row like lr_idx */
+  double *lr_val;            /* [sum adj] their l_ik */
   double *scale;             /* [n] largest |M| of each row before elimination */
-  double *w;                 /* [n] solve work */
+  double *w;                 /* [n] work: the row being eliminated, and the solves' vector */
   /* the factors' nonzeros, packed per pivot for the solves: L column k (lnum[k] entries
    * from adj_adr[k]) and U row k, and 1 / U(k, k) */
   int *lidx, *uidx, *lnum, *unum;
@@ -129,11 +132,10 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
   s->inv = malloc(sizeof(int) * ((size_t)n + 1));
   s->adj_adr = malloc(sizeof(int) * ((size_t)n + 1));
   s->adj_num = malloc(sizeof(int) * ((size_t)n + 1));
-  s->a = calloc(nn + 1, sizeof(double));
   s->scale = calloc((size_t)n + 1, sizeof(double));
   s->w = calloc((size_t)n + 1, sizeof(double));
   g = calloc(nn + 1, 1);
-  if (!s->perm || !s->inv || !s->adj_adr || !s->adj_num || !s->a || !s->scale || !s->w || !g)
+  if (!s->perm || !s->inv || !s->adj_adr || !s->adj_num || !s->scale || !s->w || !g)
     goto fail;
   for (int j = 0; j < n; j++) {
     s->nnz_pat += col_num[j];
@@ -151,7 +153,6 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
     for (int a = 0; a < s->adj_num[k]; a++) l[a] = s->inv[l[a]];
     qsort(l, (size_t)s->adj_num[k], sizeof(int), cmp_int);
   }
-  s->pos = malloc(sizeof(size_t) * ((size_t)s->nnz_pat + 1));
   long na = 0;
   for (int k = 0; k < n; k++) na += s->adj_num[k];
   s->lval = malloc(sizeof(double) * ((size_t)na + 1));
@@ -161,13 +162,38 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
   s->uidx = malloc(sizeof(int) * ((size_t)na + 1));
   s->lnum = calloc((size_t)n + 1, sizeof(int));
   s->unum = calloc((size_t)n + 1, sizeof(int));
-  if (!s->pos || !s->lval || !s->uval || !s->dinv || !s->lidx || !s->uidx || !s->lnum ||
-      !s->unum)
+  s->mr_adr = calloc((size_t)n + 2, sizeof(int));
+  s->mr_col = malloc(sizeof(int) * ((size_t)s->nnz_pat + 1));
+  s->mr_src = malloc(sizeof(int) * ((size_t)s->nnz_pat + 1));
+  s->lr_adr = calloc((size_t)n + 2, sizeof(int));
+  s->lr_idx = malloc(sizeof(int) * ((size_t)na + 1));
+  s->lr_num = calloc((size_t)n + 1, sizeof(int));
+  s->lr_k = malloc(sizeof(int) * ((size_t)na + 1));
+  s->lr_val = malloc(sizeof(double) * ((size_t)na + 1));
+  if (!s->lval || !s->uval || !s->dinv || !s->lidx || !s->uidx || !s->lnum || !s->unum ||
+      !s->mr_adr || !s->mr_col || !s->mr_src || !s->lr_adr || !s->lr_idx || !s->lr_num ||
+      !s->lr_k || !s->lr_val)
     goto fail;
+  /* M's entries grouped by (new) row, in pattern order within a row */
   for (int j = 0; j < n; j++)
-    for (int k = 0; k < col_num[j]; k++) {
-      int i = rows[col_adr[j] + k];
-      s->pos[col_adr[j] + k] = (size_t)s->inv[i] * (size_t)n + (size_t)s->inv[j];
+    for (int k = 0; k < col_num[j]; k++) s->mr_adr[s->inv[rows[col_adr[j] + k]] + 1]++;
+  for (int i = 0; i < n; i++) s->mr_adr[i + 1] += s->mr_adr[i];
+  for (int j = 0, e = 0; j < n; j++)
+    for (int k = 0; k < col_num[j]; k++, e++) {
+      int i = s->inv[rows[col_adr[j] + k]];
+      s->mr_col[s->mr_adr[i]] = s->inv[j];
+      s->mr_src[s->mr_adr[i]++] = col_adr[j] + k;
+    }
+  for (int i = n; i > 0; i--) s->mr_adr[i] = s->mr_adr[i - 1];
+  s->mr_adr[0] = 0;
+  /* L's pattern by row: row i has the pivots k < i whose adj(k) holds i, ascending */
+  for (int k = 0; k < n; k++)
+    for (int a = 0; a < s->adj_num[k]; a++) s->lr_adr[s->adj[s->adj_adr[k] + a] + 1]++;
+  for (int i = 0; i < n; i++) s->lr_adr[i + 1] += s->lr_adr[i];
+  for (int k = 0; k < n; k++)
+    for (int a = 0; a < s->adj_num[k]; a++) {
+      int i = s->adj[s->adj_adr[k] + a];
+      s->lr_idx[s->lr_adr[i] + s->lr_num[i]++] = k;
     }
   free(g);
   return s;
@@ -185,8 +211,14 @@ void awe_slu_free(awe_slu *s) {
   free(s->adj_adr);
   free(s->adj_num);
   free(s->adj);
-  free(s->pos);
-  free(s->a);
+  free(s->mr_adr);
+  free(s->mr_col);
+  free(s->mr_src);
+  free(s->lr_adr);
+  free(s->lr_idx);
+  free(s->lr_num);
+  free(s->lr_k);
+  free(s->lr_val);
   free(s->scale);
   free(s->w);
   free(s->lval);
@@ -209,58 +241,62 @@ long awe_slu_nnz(const awe_slu *s) {
 
 int awe_slu_factor(awe_slu *s, double c, const double *jval) {
   int n = s->n;
-  double *a = s->a;
-  /* clear the factor's positions, scatter M = I - c J */
-  for (int k = 0; k < n; k++) {
-    double *ak = a + (size_t)k * (size_t)n;
-    const int *l = s->adj + s->adj_adr[k];
-    ak[k] = 0.0;
-    for (int e = 0; e < s->adj_num[k]; e++) {
-      ak[l[e]] = 0.0;
-      a[(size_t)l[e] * (size_t)n + (size_t)k] = 0.0;
-    }
-  }
-  for (long e = 0; e < s->nnz_pat; e++) a[s->pos[e]] = -c * jval[e];
-  for (int k = 0; k < n; k++) a[(size_t)k * (size_t)n + (size_t)k] += 1.0;
-  for (int k = 0; k < n; k++) {
-    const double *ak = a + (size_t)k * (size_t)n;
-    const int *l = s->adj + s->adj_adr[k];
-    double m = fabs(ak[k]);
-    for (int e = 0; e < s->adj_num[k]; e++)
-      if (fabs(ak[l[e]]) > m) m = fabs(ak[l[e]]);
-    s->scale[k] = m;
-  }
-  /* right-looking elimination on the pattern of the factors; a pivot row's numerically
-   * zero entries are skipped (a position row couples to its velocity only, although the
-   * symmetric pattern couples it to all its neighbours) */
-  for (int k = 0; k < n; k++) {
-    double *ak = a + (size_t)k * (size_t)n;
-    double piv = ak[k];
-    if (!(fabs(piv) > 1e-10 * s->scale[k])) return -1;
-    double inv = 1.0 / piv;
-    const int *l = s->adj + s->adj_adr[k];
-    int m = s->adj_num[k], nu = 0;
-    int *ui = s->uidx + s->adj_adr[k];
-    double *uv = s->uval + s->adj_adr[k];
-    for (int f = 0; f < m; f++)
-      if (ak[l[f]] != 0.0) {
-        ui[nu] = l[f];
-        uv[nu++] = ak[l[f]];
-      }
-    s->unum[k] = nu;
+  double *w = s->w;
+  /* row by row in the new order (Doolittle, "up-looking"): row i of M scattered into the
+   * dense work row w, then the earlier pivots k of its L pattern, ascending:
+   * l_ik = w[k] / U(k, k), w[j] -= l_ik U(k, j). Each entry receives the same updates in the
+   * same order as right-looking elimination (the numbers are identical); the work stays in w
+   * and the packed factors instead of an n x n array, which grew as n^2 (a 1000-segment
+   * tether: 6000 states, 290 MB allocated) */
+  for (int i = 0; i < n; i++) {
+    const int *lk = s->lr_idx + s->lr_adr[i], *l = s->adj + s->adj_adr[i];
+    int nlk = s->lr_adr[i + 1] - s->lr_adr[i], m = s->adj_num[i];
+    for (int e = 0; e < nlk; e++) w[lk[e]] = 0.0;
+    for (int e = 0; e < m; e++) w[l[e]] = 0.0;
+    w[i] = 0.0;
+    for (int e = s->mr_adr[i]; e < s->mr_adr[i + 1]; e++) w[s->mr_col[e]] = -c * jval[s->mr_src[e]];
+    w[i] += 1.0;
+    double sc = fabs(w[i]);
+    for (int e = 0; e < m; e++)
+      if (fabs(w[l[e]]) > sc) sc = fabs(w[l[e]]);
+    s->scale[i] = sc;
     int nl = 0;
-    int *li = s->lidx + s->adj_adr[k];
-    double *lv = s->lval + s->adj_adr[k];
-    for (int e = 0; e < m; e++) {
-      double *ai = a + (size_t)l[e] * (size_t)n;
-      double lik = ai[k] * inv;
+    int *rk = s->lr_k + s->lr_adr[i];
+    double *rv = s->lr_val + s->lr_adr[i];
+    for (int e = 0; e < nlk; e++) {
+      int k = lk[e];
+      double lik = w[k] * s->dinv[k];
       if (lik == 0.0) continue;
-      li[nl] = l[e];
-      lv[nl++] = lik;
-      for (int f = 0; f < nu; f++) ai[ui[f]] -= lik * uv[f];
+      rk[nl] = k;
+      rv[nl++] = lik;
+      const int *ui = s->uidx + s->adj_adr[k];
+      const double *uv = s->uval + s->adj_adr[k];
+      for (int f = 0; f < s->unum[k]; f++) w[ui[f]] -= lik * uv[f];
     }
-    s->lnum[k] = nl;
-    s->dinv[k] = inv;
+    s->lr_num[i] = nl;
+    double piv = w[i];
+    if (!(fabs(piv) > 1e-10 * s->scale[i])) return -1;
+    s->dinv[i] = 1.0 / piv;
+    int nu = 0;
+    int *ui = s->uidx + s->adj_adr[i];
+    double *uv = s->uval + s->adj_adr[i];
+    for (int f = 0; f < m; f++)
+      if (w[l[f]] != 0.0) {
+        ui[nu] = l[f];
+        uv[nu++] = w[l[f]];
+      }
+    s->unum[i] = nu;
+  }
+  /* L by columns for the solves: column k lists its rows ascending */
+  for (int k = 0; k < n; k++) s->lnum[k] = 0;
+  for (int i = 0; i < n; i++) {
+    const int *rk = s->lr_k + s->lr_adr[i];
+    const double *rv = s->lr_val + s->lr_adr[i];
+    for (int e = 0; e < s->lr_num[i]; e++) {
+      int k = rk[e], at = s->adj_adr[k] + s->lnum[k]++;
+      s->lidx[at] = i;
+      s->lval[at] = rv[e];
+    }
   }
   return 0;
 }

@@ -16,13 +16,14 @@
  *             "The evolution of the minimum degree ordering algorithm", SIAM Review 31 (1989)
  *             1-19)
  *   symbolic  the elimination graph gives, for every pivot k, the later unknowns adj(k)
- *             coupled to it; the matrix is held in a dense n x n array (msbdf's dense
- *             Jacobian is n x n as well) and touched at those positions only
- * Numeric (whenever c or J changes), in the new order:
- *   M = I - c J scattered; for k = 0..n-1: l_ik = M[i][k] / M[k][k],
- *   M[i][j] -= l_ik M[k][j] for the i, j in adj(k) with l_ik != 0 and M[k][j] != 0
- *   (the symmetric pattern is wider than the numbers: a position row holds one entry);
- *   L's columns and U's rows are then packed for the solves.
+ *             coupled to it (U's row pattern), and by transposition each row's L pattern;
+ *             M's entries are grouped by row. Memory is O(fill), no n x n array
+ * Numeric (whenever c or J changes), in the new order, row by row (Doolittle): row i of
+ *   M = I - c J scattered into a dense work row w; for the k < i of its L pattern, ascending:
+ *   l_ik = w[k] / U(k, k) and w[j] -= l_ik U(k, j) for U's nonzeros of row k (skipped when
+ *   l_ik = 0: the symmetric pattern is wider than the numbers, a position row holds one
+ *   entry); U's row i is w's nonzeros on adj(i). Each entry gets the updates of right-looking
+ *   elimination in the same order. L's columns are then packed for the solves.
  * Pivots stay on the diagonal (the pattern is fixed). I - c J of a damped mechanical system
  * has a dominant diagonal for small c and, once the positions are eliminated, velocity pivots
  * 1 + c d + c^2 k for large c; a pivot below 1e-10 of its row's largest entry is reported
