@@ -45,19 +45,52 @@ static int record(awe_slu *s, int k, int v, const int *nb, int m, unsigned char 
 }
 
 
-/* minimum degree on a bitmap of the symmetrised pattern: eliminate the unknown of least
- * degree, join its neighbours into a clique (the fill), repeat. The neighbours at elimination
- * are the pivot's adj() list. O(n^2 + sum of fill work); n is a few hundred. */
-static int min_degree(awe_slu *s, unsigned char *g) {
+/* a growable int list per unknown (the elimination graph's neighbours, the dependencies) */
+typedef struct {
+  int *v, num, cap;
+} ilist;
+
+
+static int ilist_add(ilist *l, int x) {
+  if (l->num == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 8;
+    int *t = realloc(l->v, sizeof(int) * (size_t)cap);
+    if (!t) return -1;
+    l->v = t;
+    l->cap = cap;
+  }
+  l->v[l->num++] = x;
+  return 0;
+}
+
+
+static void free_graph(ilist *g, int n) {
+  if (!g) return;
+  for (size_t i = 0; i < 3 * (size_t)n; i++) free(g[i].v);
+  free(g);
+}
+
+
+static int cmp_int(const void *a, const void *b);
+
+
+/* minimum degree on the symmetrised pattern: eliminate the unknown of least degree (the
+ * lowest index among equals), join its neighbours into a clique (the fill), repeat. The
+ * neighbours at elimination are the pivot's adj() list. sym: neighbours (grows with the
+ * fill), dep/rdep: whom a row depends on / who depends on it (off the diagonal). Lists and a
+ * stamp array instead of an n x n bitmap: memory O(n + fill) (a 1000-segment tether has 6000
+ * unknowns: the bitmap was 36 MB); time O(n^2) for the searches plus the fill work. */
+static int min_degree(awe_slu *s, ilist *sym, const ilist *dep, const ilist *rdep) {
   int n = s->n;
   int *deg = malloc(sizeof(int) * (size_t)n), *nb = malloc(sizeof(int) * (size_t)n);
+  int *mark = malloc(sizeof(int) * (size_t)n);
   unsigned char *done = calloc((size_t)n, 1);
   long cap = 0, used = 0;
-  int rc = -1, k = 0;
-  if (!deg || !nb || !done) goto out;
+  int rc = -1, k = 0, stamp = 0;
+  if (!deg || !nb || !mark || !done) goto out;
   for (int i = 0; i < n; i++) {
-    deg[i] = 0;
-    for (int j = 0; j < n; j++) deg[i] += g[(size_t)i * (size_t)n + (size_t)j] & 1;
+    deg[i] = sym[i].num;
+    mark[i] = 0;
   }
   cap = 4L * n + 16;
   s->adj = malloc(sizeof(int) * (size_t)cap);
@@ -66,25 +99,24 @@ static int min_degree(awe_slu *s, unsigned char *g) {
    * whose dependants all depend on j as well updates only existing entries, so it is
    * eliminated before the graph search, without joining its neighbours */
   for (int v = 0; v < n; v++) {
-    const unsigned char *gv = g + (size_t)v * (size_t)n;
-    int j = -1, cnt = 0, ok = 1;
-    for (int u = 0; u < n; u++)
-      if (u != v && (gv[u] & 2)) {
-        cnt++;
-        j = u;
-      }
-    if (cnt != 1 || done[j]) continue;
-    for (int i = 0; i < n && ok; i++)
-      if (i != v && i != j && !done[i] && (g[(size_t)i * (size_t)n + (size_t)v] & 2) &&
-          !(g[(size_t)i * (size_t)n + (size_t)j] & 2))
-        ok = 0;
+    if (dep[v].num != 1) continue;
+    int j = dep[v].v[0], ok = 1;
+    if (done[j]) continue;
+    stamp++;
+    for (int e = 0; e < rdep[j].num; e++) mark[rdep[j].v[e]] = stamp; /* i depends on j */
+    for (int e = 0; e < rdep[v].num && ok; e++) {
+      int i = rdep[v].v[e];
+      if (i != j && !done[i] && mark[i] != stamp) ok = 0;
+    }
     if (!ok) continue;
     int m = 0;
-    for (int u = 0; u < n; u++)
-      if ((gv[u] & 1) && !done[u]) {
+    for (int e = 0; e < sym[v].num; e++) {
+      int u = sym[v].v[e];
+      if (!done[u]) {
         nb[m++] = u;
         deg[u]--;
       }
+    }
     if (record(s, k++, v, nb, m, done, &cap, &used)) goto out;
   }
   for (; k < n; k++) {
@@ -92,16 +124,19 @@ static int min_degree(awe_slu *s, unsigned char *g) {
     for (int i = 0; i < n; i++)
       if (!done[i] && (v < 0 || deg[i] < deg[v])) v = i;
     int m = 0;
-    const unsigned char *gv = g + (size_t)v * (size_t)n;
-    for (int u = 0; u < n; u++)
-      if ((gv[u] & 1) && !done[u] && u != v) nb[m++] = u;
+    for (int e = 0; e < sym[v].num; e++)
+      if (!done[sym[v].v[e]]) nb[m++] = sym[v].v[e];
+    qsort(nb, (size_t)m, sizeof(int), cmp_int);
     /* the neighbours form a clique (fill); each loses v */
     for (int a = 0; a < m; a++) {
-      unsigned char *ga = g + (size_t)nb[a] * (size_t)n;
+      ilist *la = sym + nb[a];
       deg[nb[a]]--;
+      stamp++;
+      for (int e = 0; e < la->num; e++) mark[la->v[e]] = stamp;
       for (int b = 0; b < m; b++)
-        if (a != b && !(ga[nb[b]] & 1)) {
-          ga[nb[b]] |= 1;
+        if (a != b && mark[nb[b]] != stamp) {
+          if (ilist_add(la, nb[b])) goto out;
+          mark[nb[b]] = stamp;
           deg[nb[a]]++;
         }
     }
@@ -111,6 +146,7 @@ static int min_degree(awe_slu *s, unsigned char *g) {
 out:
   free(deg);
   free(nb);
+  free(mark);
   free(done);
   return rc;
 }
@@ -124,29 +160,47 @@ static int cmp_int(const void *a, const void *b) {
 
 awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int *rows) {
   awe_slu *s = calloc(1, sizeof(*s));
-  unsigned char *g = NULL;
+  ilist *g = NULL; /* the graph of min_degree: 3 n lists, freed once ordered */
   if (!s) return NULL;
   s->n = n;
-  size_t nn = (size_t)n * (size_t)n;
   s->perm = malloc(sizeof(int) * ((size_t)n + 1));
   s->inv = malloc(sizeof(int) * ((size_t)n + 1));
   s->adj_adr = malloc(sizeof(int) * ((size_t)n + 1));
   s->adj_num = malloc(sizeof(int) * ((size_t)n + 1));
   s->scale = calloc((size_t)n + 1, sizeof(double));
   s->w = calloc((size_t)n + 1, sizeof(double));
-  g = calloc(nn + 1, 1);
+  g = calloc(3 * (size_t)n + 1, sizeof(ilist));
   if (!s->perm || !s->inv || !s->adj_adr || !s->adj_num || !s->scale || !s->w || !g)
     goto fail;
-  for (int j = 0; j < n; j++) {
-    s->nnz_pat += col_num[j];
-    for (int k = 0; k < col_num[j]; k++) {
-      int i = rows[col_adr[j] + k];
-      if (i == j) continue;
-      g[(size_t)i * (size_t)n + (size_t)j] |= 3; /* bit 1: i depends on j */
-      g[(size_t)j * (size_t)n + (size_t)i] |= 1;
+  ilist *sym = g, *dep = g + n, *rdep = g + 2 * (size_t)n;
+  {
+    /* the symmetrised graph and the dependencies, each pair once */
+    int *seen = malloc(sizeof(int) * ((size_t)n + 1));
+    int bad = !seen;
+    for (int i = 0; i < n && !bad; i++) seen[i] = -1;
+    for (int j = 0; j < n && !bad; j++) {
+      s->nnz_pat += col_num[j];
+      for (int k = 0; k < col_num[j] && !bad; k++) {
+        int i = rows[col_adr[j] + k];
+        if (i == j) continue;
+        bad = ilist_add(dep + i, j) || ilist_add(rdep + j, i); /* i depends on j */
+      }
     }
+    for (int i = 0; i < n && !bad; i++) {
+      for (int e = 0; e < dep[i].num && !bad; e++) /* i - j for i depending on j ... */
+        if (seen[dep[i].v[e]] != i) {
+          seen[dep[i].v[e]] = i;
+          bad = ilist_add(sym + i, dep[i].v[e]);
+        }
+      for (int e = 0; e < rdep[i].num && !bad; e++) /* ... and for j depending on i */
+        if (seen[rdep[i].v[e]] != i) {
+          seen[rdep[i].v[e]] = i;
+          bad = ilist_add(sym + i, rdep[i].v[e]);
+        }
+    }
+    free(seen);
+    if (bad || min_degree(s, sym, dep, rdep)) goto fail;
   }
-  if (min_degree(s, g)) goto fail;
   /* adj lists in new indices, ascending (the elimination visits them in order) */
   for (int k = 0; k < n; k++) {
     int *l = s->adj + s->adj_adr[k];
@@ -195,10 +249,10 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
       int i = s->adj[s->adj_adr[k] + a];
       s->lr_idx[s->lr_adr[i] + s->lr_num[i]++] = k;
     }
-  free(g);
+  free_graph(g, n);
   return s;
 fail:
-  free(g);
+  free_graph(g, n);
   awe_slu_free(s);
   return NULL;
 }
