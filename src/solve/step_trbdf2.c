@@ -21,7 +21,8 @@
  *
  * Newton (simplified, Hairer & Wanner, "Solving ODEs II", IV.8): predictors z2 = h fp (f
  * constant) and z3 = h fp + (z2 - h fp)/gamma (f linear), fp the derivative at the end of the
- * previous step, z3/h, when this step starts there (else f(t, y)); stop when
+ * previous step, z3/h, when this step starts there and no reset came between (else f(t, y),
+ * also after GSL's reset: a discontinuity, or a new state at the same t); stop when
  * eta ||dY|| <= kappa, eta = theta/(1 - theta) with theta the observed contraction (the first
  * correction must be below kappa itself), in GSL's error norm max_i |dY_i| / D_i (D_i from the
  * driver's control at the step start). A contraction above 2 after three iterations, a
@@ -29,8 +30,8 @@
  * fails the stage. M is refactorised when d h moved by more than TB_REFACTOR from the
  * factorised value (a stiff mode then still contracts by that ratio).
  * Why fp and not f(t, y): a stiff component sits on its slow manifold only to within the
- * tolerance, and f amplifies that offset by its stiffness (a V3 bridle point: 1e4 m/s^2 from a
- * millimetre), while z3/h of the implicit stage is the slow derivative.
+ * tolerance, and f amplifies that offset by its stiffness (a V3 bridle point, k/m ~ 4e6 1/s^2:
+ * 4000 m/s^2 from a millimetre), while z3/h of the implicit stage is the slow derivative.
  * J is kept across steps while Newton converges within TB_SLOW iterations per stage; after a
  * slower step, or when Newton fails with an old J, J is recomputed at the predicted midpoint
  * of the step, y + (h/2) fp (then the step is repeated once). Why not at y: the stiffest terms
@@ -228,10 +229,11 @@ static int trbdf2_set_driver(void *vstate, const gsl_odeiv2_driver *d) {
 }
 
 
-/* after a discontinuity: a one-step method keeps no history; J stays (Newton checks it) */
+/* after a discontinuity, or a new state at the same t: the slow derivative of the last step
+ * no longer predicts; J stays (Newton checks it) */
 static int trbdf2_reset(void *vstate, size_t dim) {
-  (void)vstate;
   (void)dim;
+  ((trbdf2_state *)vstate)->have_fp = 0;
   return GSL_SUCCESS;
 }
 
