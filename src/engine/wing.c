@@ -185,10 +185,7 @@ void awe_wing_kinematics(const awe_model *m, awe_work *w, const double *y) {
     int o = w->wing_x[j];
     if (o < 0) {
       /* particle wing: frame from the reference points, no rotation state */
-      if (ref_frame(m, j, w->pos, R)) {
-        memset(R, 0, 9 * sizeof(double));
-        R[0] = R[4] = R[8] = 1.0;
-      }
+      awe_wing_frame_at(m, j, w->pos, R);
       memcpy(w->wing_Rp + 9 * j, R, 9 * sizeof(double));
       if (ref_pos(m, j, 4, w->pos, pos)) memset(pos, 0, 3 * sizeof(double));
       if (ref_pos(m, j, 4, w->vel, vel)) memset(vel, 0, 3 * sizeof(double));

@@ -232,8 +232,8 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
   for (int j = 0; j < n; j++)
     for (int k = 0; k < col_num[j]; k++) s->mr_adr[s->inv[rows[col_adr[j] + k]] + 1]++;
   for (int i = 0; i < n; i++) s->mr_adr[i + 1] += s->mr_adr[i];
-  for (int j = 0, e = 0; j < n; j++)
-    for (int k = 0; k < col_num[j]; k++, e++) {
+  for (int j = 0; j < n; j++)
+    for (int k = 0; k < col_num[j]; k++) {
       int i = s->inv[rows[col_adr[j] + k]];
       s->mr_col[s->mr_adr[i]] = s->inv[j];
       s->mr_src[s->mr_adr[i]++] = col_adr[j] + k;

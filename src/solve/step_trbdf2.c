@@ -95,7 +95,7 @@ typedef struct {
   int iters;                 /* most Newton iterations of a stage in the current attempt */
   double *f0, *z1, *z2, *z3, *base, *ys, *fs, *del, *inv_d, *yp, *f1, *fj, *fp;
   double *y_fp, t_fp;        /* fp = z3/h is the derivative at the end of the last step, */
-  int have_fp, use_fp;       /* (t_fp, y_fp); use_fp: the current step starts there */
+  int use_fp;                /* (t_fp, y_fp) (t_fp NAN: none); use_fp: this step starts there */
 } trbdf2_state;
 
 
@@ -208,6 +208,7 @@ static void *trbdf2_alloc(size_t dim) {
   trbdf2_state *s = calloc(1, sizeof(*s));
   if (!s) return NULL;
   s->n = dim;
+  s->t_fp = NAN;
   double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys, &s->fs,
                   &s->del, &s->inv_d, &s->yp, &s->f1, &s->fj, &s->fp, &s->y_fp};
   for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
@@ -338,9 +339,8 @@ static const double *slow_derivative(const trbdf2_state *s) {
 /* a fresh J at the predicted midpoint of the step, y + (h/2) fp (y itself without fp) */
 static int predicted_jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, double h,
                               const double *y) {
-  const double *fp = slow_derivative(s);
-  if (fp == s->f0) return jacobian(s, sys, t, y, s->f0);
-  for (size_t i = 0; i < s->n; i++) s->ys[i] = y[i] + 0.5 * h * fp[i];
+  if (!s->use_fp) return jacobian(s, sys, t, y, s->f0);
+  for (size_t i = 0; i < s->n; i++) s->ys[i] = y[i] + 0.5 * h * s->fp[i];
   return jacobian(s, sys, t + 0.5 * h, s->ys, NULL);
 }
 
@@ -386,7 +386,7 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
     if (!(dl > 0.0)) dl = 1e-6 * (1.0 + fabs(y[i])); /* no driver: GSL's default 1e-6 */
     s->inv_d[i] = 1.0 / dl;
   }
-  s->use_fp = s->have_fp && s->t_fp == t;
+  s->use_fp = s->t_fp == t;
   for (size_t i = 0; i < dim && s->use_fp; i++)
     if (fabs(y[i] - s->y_fp[i]) * s->inv_d[i] > 1e-3) s->use_fp = 0;
   int fresh = 0;
@@ -415,7 +415,6 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
   }
   memcpy(s->y_fp, y, sizeof(double) * dim);
   s->t_fp = t + h;
-  s->have_fp = 1;
   return GSL_SUCCESS;
 }
 
