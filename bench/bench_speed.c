@@ -14,6 +14,9 @@
  *                 stepper; cost per simulated second per segment [us] and per step per
  *                 segment (finer tethers have faster modes, so the stepper takes more steps:
  *                 the per-step cost shows the implementation's growth)
+ *   steady-N      the tether-N models' steady state (run.steady_state: the settling march
+ *                 and the Newton polish, whose matrix is sparse: steady_jac.h): wall time,
+ *                 residual, peak RSS and wall per segment
  *   net-N         a particle net of N = 20, 80, 320 points (a square grid of 5 g points tied
  *                 by 4 mm Dyneema, one corner on the tether), hanging in a 10 m/s wind,
  *                 2 s, 1e-6, default stepper; cost per simulated second per point [us]
@@ -54,6 +57,7 @@ typedef struct {
   const char *solver;   /* NULL: the default */
   int rhs_only;         /* time the right-hand side instead of a run */
   int size;             /* elements for the per-element cost (0: none) */
+  int steady;           /* time the steady state (awe_sim_start) instead of the flight */
 } bcase;
 
 
@@ -71,7 +75,23 @@ static int run_case(const bcase *c, int fd) {
     printf("%-14s error: %s\n", c->label, err.msg);
     return 1;
   }
+  double ts = now();
   int rc = awe_sim_start(sim, &err) ? 1 : 0;
+  if (c->steady) {
+    double wall = now() - ts;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("%-14s %-16s %8.4f s  residual %.2e N  %6.1f MiB  %8.2f us/elem%s%s\n", c->label,
+           awe_integrator_name(sim->it), wall, sim->steady_residual,
+           (double)ru.ru_maxrss / 1024.0, 1e6 * wall / c->size, rc ? "  FAILED: " : "",
+           rc ? err.msg : "");
+    fflush(stdout);
+    if (fd >= 0 && write(fd, &wall, sizeof(wall)) != (ssize_t)sizeof(wall)) rc = 1;
+    awe_sim_free(sim);
+    awe_model_free(m);
+    awe_spec_free(s);
+    return rc;
+  }
   const char *name = awe_integrator_name(sim->it);
   const char *jk = m->opt.jacobian_fd ? "fd" : "analytic";
   if (c->rhs_only) {
@@ -230,10 +250,10 @@ int main(int argc, char **argv) {
   const char *wf[] = {"settings.environment.v_wind=10", "run.duration=60", "run.jacobian=fd",
                       NULL};
   bcase tw[] = {
-      {"tether-wind", sc, w, NULL, 0, 0},       {"tether-wind", sc, w, "rkf45", 0, 0},
-      {"tether-wind", sc, wa, "msbdf", 0, 0},   {"tether-wind", sc, wf, "msbdf", 0, 0},
-      {"tether-wind", sc, wa, "trbdf2", 0, 0},  {"tether-wind", sc, wf, "trbdf2", 0, 0},
-      {"rhs", sc, w, "rkf45", 1, 0},
+      {"tether-wind", sc, w, NULL, 0, 0, 0},    {"tether-wind", sc, w, "rkf45", 0, 0, 0},
+      {"tether-wind", sc, wa, "msbdf", 0, 0, 0}, {"tether-wind", sc, wf, "msbdf", 0, 0, 0},
+      {"tether-wind", sc, wa, "trbdf2", 0, 0, 0}, {"tether-wind", sc, wf, "trbdf2", 0, 0, 0},
+      {"rhs", sc, w, "rkf45", 1, 0, 0},
   };
   for (size_t i = 0; i < sizeof(tw) / sizeof(tw[0]); i++) spawn(&tw[i]);
 
@@ -248,7 +268,21 @@ int main(int argc, char **argv) {
     if (write_tether(dir, nt[i])) return 1;
     snprintf(path, sizeof(path), "%s/tether%d.yaml", dir, nt[i]);
     snprintf(label, sizeof(label), "tether-%d", nt[i]);
-    bcase c = {label, path, NULL, NULL, 0, nt[i]};
+    bcase c = {label, path, NULL, NULL, 0, nt[i], 0};
+    double cost = spawn(&c);
+    if (prev > 0.0 && cost > 0.0) printf("%-14s growth %.1f for size x%d\n", "", cost / prev,
+                                         nt[i] / nt[i - 1]);
+    prev = cost;
+  }
+  printf("\nsteady state (run.steady_state: the settling march and the sparse Newton polish; "
+         "wall, residual, peak RSS, wall per segment)\n");
+  prev = 0.0;
+  for (int i = 0; i < 3; i++) {
+    char path[300], label[32];
+    snprintf(path, sizeof(path), "%s/tether%d.yaml", dir, nt[i]);
+    snprintf(label, sizeof(label), "steady-%d", nt[i]);
+    static const char *const ss[] = {"run.steady_state=true", "run.duration=0.05", NULL};
+    bcase c = {label, path, ss, NULL, 0, nt[i], 1};
     double cost = spawn(&c);
     if (prev > 0.0 && cost > 0.0) printf("%-14s growth %.1f for size x%d\n", "", cost / prev,
                                          nt[i] / nt[i - 1]);
@@ -262,7 +296,7 @@ int main(int argc, char **argv) {
     if (np < 0) return 1;
     snprintf(path, sizeof(path), "%s/net%d.yaml", dir, nn[i]);
     snprintf(label, sizeof(label), "net-%d", np);
-    bcase c = {label, path, NULL, NULL, 0, np};
+    bcase c = {label, path, NULL, NULL, 0, np, 0};
     double cost = spawn(&c);
     if (prev > 0.0 && cost > 0.0) printf("%-14s growth %.1f for size x%.1f\n", "", cost / prev,
                                          (double)np / prevn);

@@ -441,6 +441,45 @@ int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], voi
 }
 
 
+void awe_integrator_pattern(const awe_integrator *it, const int **adr, const int **num,
+                            const int **rows) {
+  *adr = it->col_row_adr;
+  *num = it->col_row_num;
+  *rows = it->col_rows;
+}
+
+
+int awe_jacobian_sparse(awe_integrator *it, double t, const double y[], double *jval) {
+  awe_ctx *ctx = it->ctx;
+  int n = it->n;
+  ctx->w->stats.jac++;
+  int st = awe_rhs(t, y, it->f0, ctx);
+  if (st != GSL_SUCCESS) return st;
+  awe_jac_an_pattern(it->an, ctx, jval); /* the workspace holds (t, y) */
+  memcpy(it->yp, y, sizeof(double) * (size_t)n);
+  const double sq = sqrt(DBL_EPSILON);
+  for (int c = 0; c < it->ncolor; c++) {
+    const int *cols = it->color_cols + it->color_adr[c];
+    int nc = it->color_num[c];
+    for (int k = 0; k < nc; k++) {
+      int j = cols[k];
+      it->yp[j] = y[j] + sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
+    }
+    st = awe_rhs(t, it->yp, it->f1, ctx);
+    if (st != GSL_SUCCESS) return st;
+    for (int k = 0; k < nc; k++) {
+      int j = cols[k];
+      double inv_h = 1.0 / (it->yp[j] - y[j]); /* the step actually taken */
+      const int *rows = it->col_rows + it->col_row_adr[j];
+      double *jv = jval + it->col_row_adr[j];
+      for (int e = 0; e < it->col_row_num[j]; e++) jv[e] = (it->f1[rows[e]] - it->f0[rows[e]]) * inv_h;
+      it->yp[j] = y[j];
+    }
+  }
+  return GSL_SUCCESS;
+}
+
+
 static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], void *params);
 static int rhs_wrapper(double t, const double y[], double dydt[], void *params);
 

@@ -105,4 +105,13 @@ const unsigned char *awe_integrator_analytic_mask(const awe_integrator *it);
  * jacobian callback. params is the awe_integrator. */
 int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params);
 
+/* The Jacobian's sparsity pattern by columns: column j has the rows rows[adr[j] + k],
+ * k < num[j] (the integrator owns the arrays). */
+void awe_integrator_pattern(const awe_integrator *it, const int **adr, const int **num,
+                            const int **rows);
+
+/* The same Jacobian as awe_jacobian_fd on that pattern: jval[adr[j] + k] = df_rows/dy_j at
+ * (t, y), no n x n array (the steady state's Newton on large models). GSL status. */
+int awe_jacobian_sparse(awe_integrator *it, double t, const double y[], double *jval);
+
 #endif

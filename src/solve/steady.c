@@ -4,12 +4,12 @@
  */
 #include "solve/steady.h"
 
-#include <gsl/gsl_linalg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/input_signal.h"
+#include "solve/steady_jac.h"
 #include "engine/aero_coupling.h"
 #include "util/kite_frames.h"
 #include "engine/wing.h"
@@ -94,7 +94,7 @@ static double acc_norm(awe_steady_io *s, const int *A, int np, double *r) {
 
 /* Pseudo-transient continuation of the static equilibrium acc(q) = 0 (velocities zero,
  * winches braked; Kelley & Keyes 1998):  (sigma I - J) dq = acc,  J = d acc/d q from the
- * coloured finite-difference Jacobian. The coordinates q are the positions of the moving
+ * integrator's Jacobian (analytic columns, coloured differences for the rest). The coordinates q are the positions of the moving
  * points, pulley lengths, rigid-wing centres of mass and twists, and the orientation of each
  * rigid wing as a rotation vector phi (principal frame): Q <- Q (x) Exp(dphi), whose Jacobian
  * columns follow from the quaternion columns by the chain rule dQ/dphi_k = 1/2 Q (x) (0, e_k);
@@ -102,7 +102,7 @@ static double acc_norm(awe_steady_io *s, const int *A, int np, double *r) {
  * and follows the residual (switched evolution relaxation: sigma *= res_new/res_old after a
  * success, *= 10 after a rejected step), so the iteration moves like a damped march while the
  * residual is large (slack lines, kinks) and becomes Newton's method near the solution. The
- * wings' aerodynamic models are refreshed at every 4th iterate, and at every iterate once
+ * matrix is sparse, on the Jacobian's pattern (steady_jac.h). The wings' aerodynamic models are refreshed at every 4th iterate, and at every iterate once
  * max |acc| < 1e-3. At most 1000 iterations; it stops after 100 without a 0.1 % improvement.
  * Returns the iterations done. */
 static int ptc_polish(awe_steady_io *s) {
@@ -111,8 +111,8 @@ static int ptc_polish(awe_steady_io *s) {
   int n = w->nx, np = 0, it = 0;
   /* coordinate k: P[k] >= 0 a plain state index; P[k] = -1 - (4 j + axis) a rotation of wing j */
   int *P = malloc(sizeof(int) * ((size_t)n + 1)), *A = malloc(sizeof(int) * ((size_t)n + 1));
-  double *J = NULL, *M = NULL, *dfdt = NULL, *r = NULL, *dx = NULL, *y0 = NULL, *ybest = NULL;
-  gsl_permutation *perm = NULL;
+  double *r = NULL, *dx = NULL, *y0 = NULL, *ybest = NULL;
+  awe_steady_jac *g = NULL;
   if (!P || !A) goto out;
   for (int i = 0; i < m->npoint; i++)
     if (w->point_x[i] >= 0)
@@ -133,63 +133,34 @@ static int ptc_polish(awe_steady_io *s) {
         P[np] = -1 - (4 * j + k);
         A[np++] = w->wing_x[j] + 10 + k;
       }
-  for (int g = 0; g < m->ngroup; g++)
-    if (w->group_x[g] >= 0) {
-      P[np] = w->group_x[g];
-      A[np++] = w->group_x[g] + 1;
+  for (int k = 0; k < m->ngroup; k++)
+    if (w->group_x[k] >= 0) {
+      P[np] = w->group_x[k];
+      A[np++] = w->group_x[k] + 1;
     }
   if (np == 0) goto out;
-  J = malloc(sizeof(double) * (size_t)n * (size_t)n);
-  M = malloc(sizeof(double) * (size_t)np * (size_t)np);
-  dfdt = malloc(sizeof(double) * (size_t)n);
   r = malloc(sizeof(double) * (size_t)np);
   dx = malloc(sizeof(double) * (size_t)np);
   y0 = malloc(sizeof(double) * (size_t)n);
   ybest = malloc(sizeof(double) * (size_t)n);
-  perm = gsl_permutation_alloc((size_t)np);
-  if (!J || !M || !dfdt || !r || !dx || !y0 || !ybest || !perm) goto out;
+  g = awe_steady_jac_alloc(s->it, w, n, P, A, np);
+  if (!r || !dx || !y0 || !ybest || !g) goto out;
   if (w->aero) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
   double res = acc_norm(s, A, np, r), sigma = -1.0, best = res;
   memcpy(ybest, s->y, sizeof(double) * (size_t)n);
   int fails = 0, stall = 0;
   for (; it < 1000 && res > 1e-12 && fails < 12; it++) {
     if (awe_guard_poll(s->guard, 0.0, 0)) break; /* the caller reports it */
-    if (awe_jacobian_fd(0.0, s->y, J, dfdt, s->it) != GSL_SUCCESS) break;
+    double dmax;
+    if (awe_steady_jac_eval(g, s->y, &dmax) != GSL_SUCCESS) break;
     acc_norm(s, A, np, r); /* the Jacobian left the workspace at a perturbed state */
-    /* columns in the generalized coordinates */
-    for (int c = 0; c < np; c++) {
-      if (P[c] >= 0) {
-        for (int i = 0; i < np; i++) M[i * np + c] = -J[(size_t)A[i] * (size_t)n + (size_t)P[c]];
-        continue;
-      }
-      int code = -1 - P[c], j = code / 4, ax = code % 4, o = w->wing_x[j] + 6;
-      double e[4] = {0.0, 0.0, 0.0, 0.0}, dq[4];
-      e[1 + ax] = 1.0;
-      awe_quat_mul(s->y + o, e, dq);
-      for (int i = 0; i < np; i++) {
-        const double *Jr = J + (size_t)A[i] * (size_t)n + (size_t)o;
-        M[i * np + c] = -0.5 * (Jr[0] * dq[0] + Jr[1] * dq[1] + Jr[2] * dq[2] + Jr[3] * dq[3]);
-      }
-    }
-    if (sigma < 0.0) {
-      double dmax = 0.0;
-      for (int k = 0; k < np; k++)
-        if (fabs(M[k * np + k]) > dmax) dmax = fabs(M[k * np + k]);
-      sigma = 1e-2 * dmax;
-    }
-    for (int k = 0; k < np; k++) M[k * np + k] += sigma;
-    gsl_matrix_view Mv = gsl_matrix_view_array(M, (size_t)np, (size_t)np);
-    gsl_vector_view rv = gsl_vector_view_array(r, (size_t)np);
-    gsl_vector_view dv = gsl_vector_view_array(dx, (size_t)np);
-    int sgn, singular = 0;
-    gsl_linalg_LU_decomp(&Mv.matrix, perm, &sgn);
-    for (int k = 0; k < np; k++)
-      if (!(fabs(M[k * np + k]) > 1e-300)) singular = 1;
-    if (singular || gsl_linalg_LU_solve(&Mv.matrix, perm, &rv.vector, &dv.vector)) {
+    if (sigma < 0.0) sigma = 1e-2 * dmax;
+    if (awe_steady_jac_factor(g, sigma)) {
       sigma *= 10.0;
       fails++;
       continue;
     }
+    awe_steady_jac_solve(g, r, dx);
     memcpy(y0, s->y, sizeof(double) * (size_t)n);
     for (int k = 0; k < np; k++) {
       if (P[k] >= 0) {
@@ -234,14 +205,11 @@ static int ptc_polish(awe_steady_io *s) {
 out:
   free(P);
   free(A);
-  free(J);
-  free(M);
-  free(dfdt);
   free(r);
   free(dx);
   free(y0);
   free(ybest);
-  if (perm) gsl_permutation_free(perm);
+  awe_steady_jac_free(g);
   return it;
 }
 
