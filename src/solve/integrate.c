@@ -391,15 +391,11 @@ const unsigned char *awe_integrator_analytic_mask(const awe_integrator *it) {
 }
 
 
-int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params) {
-  awe_integrator *it = params;
-  awe_ctx *ctx = it->ctx;
+/* the coloured finite-difference columns at (t, y), it->f0 = f(t, y): into the dense
+ * row-major dfdy, or (dfdy NULL) into jval on the pattern */
+static int fd_columns(awe_integrator *it, double t, const double y[], double *dfdy,
+                      double *jval) {
   int n = it->n;
-  ctx->w->stats.jac++;
-  int st = awe_rhs(t, y, it->f0, ctx);
-  if (st != GSL_SUCCESS) return st;
-  memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
-  awe_jac_an_dense(it->an, ctx, dfdy); /* the workspace holds (t, y) */
   memcpy(it->yp, y, sizeof(double) * (size_t)n);
   const double sq = sqrt(DBL_EPSILON);
   for (int c = 0; c < it->ncolor; c++) {
@@ -410,19 +406,38 @@ int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], voi
       double h = sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
       it->yp[j] = y[j] + h;
     }
-    st = awe_rhs(t, it->yp, it->f1, ctx);
+    int st = awe_rhs(t, it->yp, it->f1, it->ctx);
     if (st != GSL_SUCCESS) return st;
     for (int k = 0; k < nc; k++) {
       int j = cols[k];
       double inv_h = 1.0 / (it->yp[j] - y[j]); /* the step actually taken */
       const int *rows = it->col_rows + it->col_row_adr[j];
       for (int e = 0; e < it->col_row_num[j]; e++) {
-        int i = rows[e];
-        dfdy[i * n + j] = (it->f1[i] - it->f0[i]) * inv_h;
+        double v = (it->f1[rows[e]] - it->f0[rows[e]]) * inv_h;
+        if (dfdy)
+          dfdy[rows[e] * n + j] = v;
+        else
+          jval[it->col_row_adr[j] + e] = v;
       }
       it->yp[j] = y[j];
     }
   }
+  return GSL_SUCCESS;
+}
+
+
+int awe_jacobian_fd(double t, const double y[], double *dfdy, double dfdt[], void *params) {
+  awe_integrator *it = params;
+  awe_ctx *ctx = it->ctx;
+  int n = it->n;
+  ctx->w->stats.jac++;
+  int st = awe_rhs(t, y, it->f0, ctx);
+  if (st != GSL_SUCCESS) return st;
+  memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
+  awe_jac_an_dense(it->an, ctx, dfdy); /* the workspace holds (t, y) */
+  st = fd_columns(it, t, y, dfdy, NULL);
+  if (st != GSL_SUCCESS) return st;
+  const double sq = sqrt(DBL_EPSILON);
   /* df/dt: only the scheduled inputs and ramped controller outputs depend on t explicitly
    * (backward difference, so an interval that ends on a breakpoint is not differenced
    * across it) */
@@ -451,32 +466,11 @@ void awe_integrator_pattern(const awe_integrator *it, const int **adr, const int
 
 int awe_jacobian_sparse(awe_integrator *it, double t, const double y[], double *jval) {
   awe_ctx *ctx = it->ctx;
-  int n = it->n;
   ctx->w->stats.jac++;
   int st = awe_rhs(t, y, it->f0, ctx);
   if (st != GSL_SUCCESS) return st;
   awe_jac_an_pattern(it->an, ctx, jval); /* the workspace holds (t, y) */
-  memcpy(it->yp, y, sizeof(double) * (size_t)n);
-  const double sq = sqrt(DBL_EPSILON);
-  for (int c = 0; c < it->ncolor; c++) {
-    const int *cols = it->color_cols + it->color_adr[c];
-    int nc = it->color_num[c];
-    for (int k = 0; k < nc; k++) {
-      int j = cols[k];
-      it->yp[j] = y[j] + sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
-    }
-    st = awe_rhs(t, it->yp, it->f1, ctx);
-    if (st != GSL_SUCCESS) return st;
-    for (int k = 0; k < nc; k++) {
-      int j = cols[k];
-      double inv_h = 1.0 / (it->yp[j] - y[j]); /* the step actually taken */
-      const int *rows = it->col_rows + it->col_row_adr[j];
-      double *jv = jval + it->col_row_adr[j];
-      for (int e = 0; e < it->col_row_num[j]; e++) jv[e] = (it->f1[rows[e]] - it->f0[rows[e]]) * inv_h;
-      it->yp[j] = y[j];
-    }
-  }
-  return GSL_SUCCESS;
+  return fd_columns(it, t, y, NULL, jval);
 }
 
 

@@ -21,7 +21,7 @@ struct awe_steady_jac {
   double sigma;            /* of the factorisation */
   awe_slu *lu;
   int dense;               /* the last factorisation is the dense one */
-  double *m;               /* [np * np] dense fallback (np <= AWE_STEADY_DENSE_MAX), or NULL */
+  double *m;               /* [np * np] the dense fallback, once used */
   gsl_permutation *perm;
 };
 
@@ -103,11 +103,6 @@ awe_steady_jac *awe_steady_jac_alloc(awe_integrator *it, const awe_work *w, int 
   g->val = calloc((size_t)nnz + 1, sizeof(double));
   g->lu = awe_slu_alloc(np, g->adr, g->num, g->rows);
   if (!g->val || !g->lu) goto fail;
-  if (np <= AWE_STEADY_DENSE_MAX) {
-    g->m = malloc(sizeof(double) * (size_t)np * (size_t)np);
-    g->perm = gsl_permutation_alloc((size_t)np);
-    if (!g->m || !g->perm) goto fail;
-  }
   free(rowgen);
   free(stamp);
   free(pos);
@@ -153,9 +148,11 @@ int awe_steady_jac_factor(awe_steady_jac *g, double sigma) {
   g->sigma = sigma;
   g->dense = 0;
   if (sigma > 0.0 && awe_slu_factor(g->lu, 1.0 / sigma, g->val) == 0) return 0;
-  if (!g->m) return -1;
-  /* a pivot the diagonal LU cannot take: dense, partial pivoting */
+  /* a pivot the diagonal LU cannot take: dense, partial pivoting (allocated at the first) */
   int np = g->np, sgn;
+  if (!g->m) g->m = malloc(sizeof(double) * (size_t)np * (size_t)np);
+  if (!g->perm) g->perm = gsl_permutation_alloc((size_t)np);
+  if (!g->m || !g->perm) return -1;
   memset(g->m, 0, sizeof(double) * (size_t)np * (size_t)np);
   for (int c = 0; c < np; c++)
     for (int e = 0; e < g->num[c]; e++)

@@ -9,18 +9,17 @@
  * over the wing's quaternion columns Q (dQ/dphi = 1/2 Q (x) (0, e), principal frame). The
  * matrix keeps the Jacobian's pattern, so memory and work grow with the model's couplings,
  * not with n^2 (scenarios/tests/tether400.yaml, 1200 coordinates: settled in 7.7 s with
- * 64 MB peak with the dense matrix, 0.28 s and 8 MB sparse). It is factorised by the sparse LU (sparse_lu.h) as
- * sigma (I - J_gen / sigma); when a pivot is too small for that diagonal-pivoted LU (it keeps
- * the diagonal), a dense LU with partial pivoting (GSL) takes over for models of up to
- * AWE_STEADY_DENSE_MAX coordinates.
+ * 64 MB peak with the dense matrix, 0.28 s and 8 MB sparse). It is factorised by the sparse LU
+ * (sparse_lu.h) as sigma (I - J_gen / sigma). That LU keeps its pivots on the diagonal; when
+ * one is too small (the shipped kites, once sigma is far below their stiffness: 2plate and V3
+ * from sigma ~ 1e-4 down), the dense LU with partial pivoting (GSL, as before this file) takes
+ * over for that iterate, its matrix allocated at the first use: kites stay dense, tethers and
+ * nets sparse.
  */
 #ifndef AWE_STEADY_JAC_H
 #define AWE_STEADY_JAC_H
 
 #include "solve/integrate.h"
-
-/* Largest coordinate count for the dense fallback (a 16 MB matrix). */
-#define AWE_STEADY_DENSE_MAX 1400
 
 typedef struct awe_steady_jac awe_steady_jac;
 
