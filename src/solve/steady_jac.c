@@ -19,6 +19,7 @@ struct awe_steady_jac {
   double *jval;            /* the integrator's Jacobian on its pattern */
   double *val;             /* J_gen on its pattern */
   double sigma;            /* of the factorisation */
+  double sigma_dense;      /* the sparse LU failed at this sigma: dense at or below it */
   awe_slu *lu;
   int dense;               /* the last factorisation is the dense one */
   double *m;               /* [np * np] the dense fallback, once used */
@@ -147,7 +148,12 @@ int awe_steady_jac_eval(awe_steady_jac *g, const double *y, double *dmax) {
 int awe_steady_jac_factor(awe_steady_jac *g, double sigma) {
   g->sigma = sigma;
   g->dense = 0;
-  if (sigma > 0.0 && awe_slu_factor(g->lu, 1.0 / sigma, g->val) == 0) return 0;
+  /* a smaller sigma makes the diagonal no larger: once the sparse LU failed, it is not
+   * tried again at or below that sigma */
+  if (sigma > g->sigma_dense) {
+    if (sigma > 0.0 && awe_slu_factor(g->lu, 1.0 / sigma, g->val) == 0) return 0;
+    g->sigma_dense = sigma;
+  }
   /* a pivot the diagonal LU cannot take: dense, partial pivoting (allocated at the first) */
   int np = g->np, sgn;
   if (!g->m) g->m = malloc(sizeof(double) * (size_t)np * (size_t)np);
