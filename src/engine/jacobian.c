@@ -28,6 +28,10 @@ struct awe_jac_an {
   int *fr_adr, *fr_pt;
   double *pos_scr;
   double **slot;            /* [6 n] scratch: entries of one column in one point's rows */
+  /* the pattern lookups of the last evaluation, in call order (entry): the assembly asks for
+   * the same (i, j) in the same order every time, so a lookup is one comparison; a different
+   * order (a branch taken differently) searches and records again. Scratch like slot. */
+  int *lk_i, *lk_j, *lk_off, *lk_len, lk_cap;
 };
 
 /* the derivatives of one segment's end forces (jacobian.h) */
@@ -41,34 +45,53 @@ typedef struct {
 typedef struct {
   const awe_jac_an *a;
   double *dense, *jval;
+  int *pos;                 /* the pattern sink's next lookup (entry) */
 } sink;
 
 
 /* the entry (i, j) of the sink, or NULL when j is not analytic or (i, j) not in the pattern */
-static double *entry(const sink *k, int i, int j) {
-  if (j < 0 || i < 0 || !k->a->mask[j]) return NULL;
-  if (k->dense) return k->dense + (size_t)i * (size_t)k->a->n + (size_t)j;
-  const int *r = k->a->rows + k->a->col_adr[j];
-  int lo = 0, hi = k->a->col_num[j] - 1;
-  if (!k->a->sorted) {
+static int search(const awe_jac_an *a, int i, int j) {
+  const int *r = a->rows + a->col_adr[j];
+  int lo = 0, hi = a->col_num[j] - 1;
+  if (!a->sorted) {
     for (int e = 0; e <= hi; e++)
-      if (r[e] == i) return k->jval + k->a->col_adr[j] + e;
-    return NULL;
+      if (r[e] == i) return a->col_adr[j] + e;
+    return -1;
   }
   while (lo <= hi) { /* the pattern's rows ascend in each column */
     int mid = (lo + hi) / 2;
-    if (r[mid] == i) return k->jval + k->a->col_adr[j] + mid;
+    if (r[mid] == i) return a->col_adr[j] + mid;
     if (r[mid] < i) lo = mid + 1;
     else hi = mid - 1;
   }
-  return NULL;
+  return -1;
 }
 
 
+static double *entry(const sink *k, int i, int j) {
+  const awe_jac_an *a = k->a;
+  if (j < 0 || i < 0 || !a->mask[j]) return NULL;
+  if (k->dense) return k->dense + (size_t)i * (size_t)a->n + (size_t)j;
+  int c = (*k->pos)++, at;
+  if (c < *a->lk_len && a->lk_i[c] == i && a->lk_j[c] == j) {
+    at = a->lk_off[c];
+  } else {
+    at = search(a, i, j);
+    if (c < a->lk_cap) {
+      a->lk_i[c] = i;
+      a->lk_j[c] = j;
+      a->lk_off[c] = at;
+      if (c >= *a->lk_len) *a->lk_len = c + 1;
+    }
+  }
+  return at < 0 ? NULL : k->jval + at;
+}
+
+
+/* every (i, j) is looked up, zero or not, so that the lookups keep their order */
 static void add(const sink *k, int i, int j, double v) {
-  if (v == 0.0) return;
   double *e = entry(k, i, j);
-  if (e) *e += v;
+  if (e && v != 0.0) *e += v;
 }
 
 
@@ -501,7 +524,7 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
 
 void awe_jac_an_dense(const awe_jac_an *a, const awe_ctx *ctx, double *dfdy) {
   if (!a || a->count == 0) return;
-  sink k = {a, dfdy, NULL};
+  sink k = {a, dfdy, NULL, NULL};
   eval(a, ctx, &k);
 }
 
@@ -510,7 +533,8 @@ void awe_jac_an_pattern(const awe_jac_an *a, const awe_ctx *ctx, double *jval) {
   if (!a || a->count == 0) return;
   for (int j = 0; j < a->n; j++)
     if (a->mask[j]) memset(jval + a->col_adr[j], 0, sizeof(double) * (size_t)a->col_num[j]);
-  sink k = {a, NULL, jval};
+  int pos = 0;
+  sink k = {a, NULL, jval, &pos};
   eval(a, ctx, &k);
 }
 
@@ -532,6 +556,10 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->fr_pt);
   free(a->pos_scr);
   free(a->slot);
+  free(a->lk_i);
+  free(a->lk_j);
+  free(a->lk_off);
+  free(a->lk_len);
   free(a);
 }
 
@@ -587,11 +615,18 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->fr_pt = malloc(sizeof(int) * ((size_t)m->nwing * (size_t)m->npoint + 1));
   a->pos_scr = malloc(sizeof(double) * (3 * (size_t)m->npoint + 1));
   a->slot = calloc((size_t)n + 1, sizeof(double *));
+  long nnz = 0;
+  for (int j = 0; j < n; j++) nnz += col_num[j];
+  a->lk_cap = (int)(2 * nnz + 64); /* lookups per evaluation: at most one per entry and block */
+  a->lk_i = malloc(sizeof(int) * (size_t)a->lk_cap);
+  a->lk_j = malloc(sizeof(int) * (size_t)a->lk_cap);
+  a->lk_off = malloc(sizeof(int) * (size_t)a->lk_cap);
+  a->lk_len = calloc(1, sizeof(int));
   unsigned char *row_ok = calloc((size_t)n + 1, 1), *seen = calloc((size_t)n + 1, 1);
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
       !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot ||
-      !row_ok || !seen || !in_group) {
+      !a->lk_i || !a->lk_j || !a->lk_off || !a->lk_len || !row_ok || !seen || !in_group) {
     free(row_ok);
     free(seen);
     free(in_group);
