@@ -49,7 +49,7 @@ typedef struct {
 } sink;
 
 
-/* the entry (i, j) of the sink, or NULL when j is not analytic or (i, j) not in the pattern */
+/* the offset of (i, j) in the pattern's values, or -1 when it is not in the pattern */
 static int search(const awe_jac_an *a, int i, int j) {
   const int *r = a->rows + a->col_adr[j];
   int lo = 0, hi = a->col_num[j] - 1;
@@ -68,6 +68,7 @@ static int search(const awe_jac_an *a, int i, int j) {
 }
 
 
+/* the entry (i, j) of the sink, or NULL when j is not analytic or (i, j) not in the pattern */
 static double *entry(const sink *k, int i, int j) {
   const awe_jac_an *a = k->a;
   if (j < 0 || i < 0 || !a->mask[j]) return NULL;
