@@ -236,12 +236,14 @@ static void test_robertson(void) {
  * the predicted midpoint (step_trbdf2.c) in 84 of 1175, with Anderson mixing too in 51 of 1076. */
 typedef struct {
   double k, c, m, l0;
+  long nfe; /* right-hand sides */
 } whirl_par;
 
 
 static int whirl(double t, const double y[], double f[], void *params) {
   (void)t;
-  const whirl_par *p = params;
+  whirl_par *p = params;
+  p->nfe++;
   double r = sqrt(y[0] * y[0] + y[1] * y[1]), ux = y[0] / r, uz = y[1] / r;
   double tension = p->k * (r - p->l0) + p->c * (y[2] * ux + y[3] * uz);
   f[0] = y[2];
@@ -253,7 +255,7 @@ static int whirl(double t, const double y[], double f[], void *params) {
 
 
 static void test_whirl(void) {
-  whirl_par p = {1e5, 1e6, 1.0, 1.0};
+  whirl_par p = {1e5, 1e6, 1.0, 1.0, 0};
   const double w = 10.0, T = 2.0, r0 = p.k * p.l0 / (p.k - p.m * w * w);
   gsl_odeiv2_system sys = {whirl, NULL, 4, &p};
   gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, awe_step_trbdf2, 1e-4, 1e-6, 1e-6);
@@ -262,12 +264,15 @@ static void test_whirl(void) {
   double r = hypot(y[0], y[1]), L = y[0] * y[3] - y[1] * y[2];
   double dang = remainder(atan2(y[1], y[0]) - w * T, 2.0 * M_PI);
   printf("  whirl: r - r0 %.2e m, angular momentum %.2e rel, angle %.2e rad after %.1f turns; "
-         "%lu steps, %lu failed\n", r - r0, L / (w * r0 * r0) - 1.0, dang, w * T / (2 * M_PI),
-         d->e->count, d->e->failed_steps);
+         "%lu steps, %lu failed, %ld right-hand sides\n", r - r0, L / (w * r0 * r0) - 1.0, dang,
+         w * T / (2 * M_PI), d->e->count, d->e->failed_steps, p.nfe);
   ENSURE_NEAR(r, r0, 1e-5 * r0);          /* 3 turns at 1e-6: the whirl holds its radius */
   ENSURE_NEAR(L, w * r0 * r0, 1e-4 * w * r0 * r0);
   ENSURE_NEAR(dang, 0.0, 2e-3);
   ENSURE(5 * d->e->failed_steps < d->e->count);
+  /* Newton's cost: Anderson mixing removes the period-two error of the turning damper
+   * (11821 right-hand sides, 51 failed steps; plain simplified Newton 18893 and 84) */
+  ENSURE(p.nfe < 15000);
   gsl_odeiv2_driver_free(d);
 }
 

@@ -94,15 +94,15 @@ static double acc_norm(awe_steady_io *s, const int *A, int np, double *r) {
 
 /* Pseudo-transient continuation of the static equilibrium acc(q) = 0 (velocities zero,
  * winches braked; Kelley & Keyes 1998):  (sigma I - J) dq = acc,  J = d acc/d q from the
- * integrator's Jacobian (analytic columns, coloured differences for the rest). The coordinates q are the positions of the moving
- * points, pulley lengths, rigid-wing centres of mass and twists, and the orientation of each
- * rigid wing as a rotation vector phi (principal frame): Q <- Q (x) Exp(dphi), whose Jacobian
- * columns follow from the quaternion columns by the chain rule dQ/dphi_k = 1/2 Q (x) (0, e_k);
- * its residual rows are the angular accelerations. sigma = 1/dtau starts at 1e-2 max|J_ii|
- * and follows the residual (switched evolution relaxation: sigma *= res_new/res_old after a
- * success, *= 10 after a rejected step), so the iteration moves like a damped march while the
- * residual is large (slack lines, kinks) and becomes Newton's method near the solution. The
- * matrix is sparse, on the Jacobian's pattern (steady_jac.h). The wings' aerodynamic models are refreshed at every 4th iterate, and at every iterate once
+ * integrator's Jacobian (analytic columns, coloured differences for the rest), in the
+ * coordinates of awe_steady_jac_coords (steady_jac.h): positions, pulley lengths, rigid-wing
+ * centres, twists and each rigid wing's orientation as a rotation vector phi (principal frame),
+ * Q <- Q (x) Exp(dphi); the residual rows are the accelerations. sigma = 1/dtau starts at
+ * 1e-2 max|J_ii| and follows the residual (switched evolution relaxation: sigma *= res_new/
+ * res_old after a success, *= 10 after a rejected step), so the iteration moves like a damped
+ * march while the residual is large (slack lines, kinks) and becomes Newton's method near the
+ * solution. The matrix is sparse, on the Jacobian's pattern (steady_jac.h). The wings'
+ * aerodynamic models are refreshed at every 4th iterate, and at every iterate once
  * max |acc| < 1e-3. At most 1000 iterations; it stops after 100 without a 0.1 % improvement
  * (25 once max |acc| is below 1e-3 of the settling tolerance AWE_STEADY_ACC_OK).
  * Returns the iterations done. */
@@ -110,35 +110,11 @@ static int ptc_polish(awe_steady_io *s) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   int n = w->nx, np = 0, it = 0;
-  /* coordinate k: P[k] >= 0 a plain state index; P[k] = -1 - (4 j + axis) a rotation of wing j */
   int *P = malloc(sizeof(int) * ((size_t)n + 1)), *A = malloc(sizeof(int) * ((size_t)n + 1));
   double *r = NULL, *dx = NULL, *y0 = NULL, *ybest = NULL;
   awe_steady_jac *g = NULL;
   if (!P || !A) goto out;
-  for (int i = 0; i < m->npoint; i++)
-    if (w->point_x[i] >= 0)
-      for (int k = 0; k < 3; k++) {
-        P[np] = w->point_x[i] + k;
-        A[np++] = w->point_x[i] + 3 + k;
-      }
-  for (int i = 0; i < m->npulley; i++)
-    if (w->pulley_x[i] >= 0) {
-      P[np] = w->pulley_x[i];
-      A[np++] = w->pulley_x[i] + 1;
-    }
-  for (int j = 0; j < m->nwing; j++)
-    if (w->wing_x[j] >= 0)
-      for (int k = 0; k < 3; k++) {
-        P[np] = w->wing_x[j] + k;
-        A[np++] = w->wing_x[j] + 3 + k;
-        P[np] = -1 - (4 * j + k);
-        A[np++] = w->wing_x[j] + 10 + k;
-      }
-  for (int k = 0; k < m->ngroup; k++)
-    if (w->group_x[k] >= 0) {
-      P[np] = w->group_x[k];
-      A[np++] = w->group_x[k] + 1;
-    }
+  np = awe_steady_jac_coords(m, w, P, A);
   if (np == 0) goto out;
   r = malloc(sizeof(double) * (size_t)np);
   dx = malloc(sizeof(double) * (size_t)np);

@@ -27,6 +27,36 @@ struct awe_steady_jac {
 };
 
 
+int awe_steady_jac_coords(const awe_model *m, const awe_work *w, int *P, int *A) {
+  int np = 0;
+  for (int i = 0; i < m->npoint; i++)
+    if (w->point_x[i] >= 0)
+      for (int k = 0; k < 3; k++) {
+        P[np] = w->point_x[i] + k;
+        A[np++] = w->point_x[i] + 3 + k;
+      }
+  for (int i = 0; i < m->npulley; i++)
+    if (w->pulley_x[i] >= 0) {
+      P[np] = w->pulley_x[i];
+      A[np++] = w->pulley_x[i] + 1;
+    }
+  for (int j = 0; j < m->nwing; j++)
+    if (w->wing_x[j] >= 0)
+      for (int k = 0; k < 3; k++) {
+        P[np] = w->wing_x[j] + k;
+        A[np++] = w->wing_x[j] + 3 + k;
+        P[np] = -1 - (4 * j + k);
+        A[np++] = w->wing_x[j] + 10 + k;
+      }
+  for (int k = 0; k < m->ngroup; k++)
+    if (w->group_x[k] >= 0) {
+      P[np] = w->group_x[k];
+      A[np++] = w->group_x[k] + 1;
+    }
+  return np;
+}
+
+
 void awe_steady_jac_free(awe_steady_jac *g) {
   if (!g) return;
   free(g->adr);

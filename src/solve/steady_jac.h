@@ -23,6 +23,11 @@
 
 typedef struct awe_steady_jac awe_steady_jac;
 
+/* The coordinates into P and A (n + 1 entries each, n = w->nx): the moving points' positions
+ * (rows: their accelerations), pulley lengths, each rigid wing's centre and its three rotation
+ * axes interleaved, twist groups. Returns their number np. */
+int awe_steady_jac_coords(const awe_model *m, const awe_work *w, int *P, int *A);
+
 /* Pattern and work for the coordinates P, A (np of them) of the integrator's n states; NULL
  * when out of memory. */
 awe_steady_jac *awe_steady_jac_alloc(awe_integrator *it, const awe_work *w, int n, const int *P,
