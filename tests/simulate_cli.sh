@@ -134,6 +134,12 @@ check vsm_dt-both 65 "$AWESIM" check scenarios/2plate_parked.yaml --set run.vsm_
 grep_in vsm_dt-both-msg "$tmp/err" 'run.vsm_dt: give either vsm_interval \(log steps\) or vsm_dt \(seconds\)'
 check vsm_dt-zero 65 "$AWESIM" check scenarios/2plate_parked.yaml --set run.vsm_interval=null --set run.vsm_dt=0
 grep_in vsm_dt-zero-msg "$tmp/err" 'run.vsm_dt: 0 is out of range \(allowed: > 0'
+# run.vsm_jacobian_tol: the linearized wing's kept VSM Jacobian; 0 = a fresh one at every refresh
+check vsm_jac-fresh 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 --set run.duration=1 \
+  --set run.vsm_jacobian_tol=0 --csv=time
+grep_in vsm_jac-fresh-count "$tmp/err" 'VSM refreshes 20 \(failed 0, low wind 0, reversed flow 0\), linearized 20$'
+check vsm_jac-negative 65 "$AWESIM" check scenarios/2plate_parked.yaml --set run.vsm_jacobian_tol=-0.001
+grep_in vsm_jac-negative-msg "$tmp/err" 'run.vsm_jacobian_tol: -0.001 is out of range \(allowed: >= 0 ... 0.1\)$'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -96,10 +96,12 @@ static inline int sp_step(awe_sim *sim, long step) {
 }
 
 
-/* Run through the log steps up to time t (a log time). */
+/* Run through the log steps up to time t (a log time), from the current one on (a step already
+ * passed is not stepped again: awe_sim_step would refresh the aerodynamics there once more). */
 static inline int sp_run(awe_sim *sim, double t) {
   long n = awe_sim_log_steps(sim->m);
   for (long k = 1; k <= n; k++) {
+    if (awe_sim_log_time(sim->m, k) <= sim->t + 1e-9) continue;
     if (awe_sim_log_time(sim->m, k) > t + 1e-9) break;
     if (sp_step(sim, k)) return -1;
   }

@@ -12,6 +12,7 @@
 
 #include "model/input_signal.h"
 #include "util/kite_frames.h"
+#include "engine/aero_coupling.h"
 #include "engine/outputs.h"
 #include "solve/steady.h"
 #include "engine/winch.h"
@@ -611,6 +612,7 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
   op->steady_residual = NAN;
   if (!isnan(t_at) && !(t_at >= 0.0 && isfinite(t_at)))
     return awe_err_set(err, AWE_EUSAGE, "operating point time %g s: must be >= 0", t_at);
+  awe_aero_set_jacobian_tol(w, 0.0); /* the VSM Jacobian of the operating point itself */
   awe_status st = awe_sim_start(s, err);
   if (st) return st;
   if (isnan(t_at)) {

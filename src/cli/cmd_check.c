@@ -74,6 +74,8 @@ static void summary(const awe_spec *s, const awe_model *m) {
   char vsm[64];
   if (m->opt.vsm_dt > 0.0) snprintf(vsm, sizeof(vsm), "vsm_dt %g s", m->opt.vsm_dt);
   else snprintf(vsm, sizeof(vsm), "vsm_interval %d", m->opt.vsm_interval);
+  size_t lv = strlen(vsm);
+  snprintf(vsm + lv, sizeof(vsm) - lv, ", vsm_jacobian_tol %g", m->opt.vsm_jacobian_tol);
   printf("run:      duration %g s, dt %g s, solver %s, abs_tol %g, rel_tol %g, %s, "
          "steady_state %s\n", m->opt.duration, m->opt.dt, m->opt.solver, m->opt.abs_tol,
          m->opt.rel_tol, vsm, m->opt.steady_state ? "true" : "false");

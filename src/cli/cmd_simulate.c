@@ -152,6 +152,7 @@ static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_
       awe_h5_set_attr_int(k->h5, "vsm_low_wind", (long long)as->low_wind, err);
       awe_h5_set_attr_int(k->h5, "vsm_reversed_flow", (long long)as->reversed, err);
       awe_h5_set_attr_int(k->h5, "vsm_solves", (long long)as->solves, err);
+      awe_h5_set_attr_int(k->h5, "vsm_linearizations", (long long)as->jacobians, err);
     }
     awe_h5_close(k->h5, rs, msg, err);
     k->h5 = NULL;
@@ -195,8 +196,8 @@ static void write_json(const char *path, const options *o, const char *status, i
   if (sim->w->aero) {
     awe_aero_stats as = awe_aero_get_stats(sim->w);
     fprintf(f, ", \"vsm_refreshes\": %lu, \"vsm_failures\": %lu, \"vsm_low_wind\": %lu, "
-               "\"vsm_reversed_flow\": %lu, \"vsm_solves\": %lu",
-            as.refreshes, as.failures, as.low_wind, as.reversed, as.solves);
+               "\"vsm_reversed_flow\": %lu, \"vsm_solves\": %lu, \"vsm_linearizations\": %lu",
+            as.refreshes, as.failures, as.low_wind, as.reversed, as.solves, as.jacobians);
   }
   if (strcmp(status, "complete") != 0) {
     fputs(", \"phase\": ", f);
@@ -377,6 +378,7 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast) {
   if (w->aero)
     fprintf(stderr, "; VSM refreshes %lu (failed %lu, low wind %lu, reversed flow %lu)",
             ast->refreshes, ast->failures, ast->low_wind, ast->reversed);
+  if (ast->jacobians) fprintf(stderr, ", linearized %lu", ast->jacobians);
   fputc('\n', stderr);
   int cyc;
   double e, tc, pk;

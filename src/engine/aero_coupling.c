@@ -28,6 +28,8 @@ typedef struct {
   double rmax, cref;        /* farthest section point from the origin, reference chord [m] */
   double *y0;               /* [ny] */
   double *C0, *JC;          /* [ny], [ny * ny] linearized coefficients */
+  double *yj;               /* [ny] y where JC was computed (kept while y stays near it) */
+  int jc_ok;                /* JC may be kept (a linearization succeeded, nothing reset) */
   double *x0, *J;           /* [ny], [ny * ny] scratch of the linearization */
   double F_b[3], M_b[3];    /* direct: frozen loads */
   double *M_sec;            /* [nsec] direct: frozen section moments */
@@ -40,6 +42,7 @@ typedef struct {
 struct awe_aero {
   int nwing;
   aero_wing *wing;
+  double jac_tol;           /* run.vsm_jacobian_tol [rad]; 0: linearize at every refresh */
   double *point_f_b;        /* [3 np] frozen body-frame point forces of particle wings */
   awe_aero_stats st;
 };
@@ -62,6 +65,7 @@ void awe_aero_free(struct awe_aero *a) {
     free(x->y0);
     free(x->C0);
     free(x->JC);
+    free(x->yj);
     free(x->x0);
     free(x->J);
     free(x->M_sec);
@@ -166,13 +170,14 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   x->y0 = calloc((size_t)ny, sizeof(double));
   x->C0 = calloc((size_t)ny, sizeof(double));
   x->JC = calloc((size_t)ny * (size_t)ny, sizeof(double));
+  x->yj = calloc((size_t)ny, sizeof(double));
   x->x0 = calloc((size_t)ny, sizeof(double));
   x->J = calloc((size_t)ny * (size_t)ny, sizeof(double));
   x->M_sec = calloc((size_t)ns, sizeof(double));
   x->dy = calloc((size_t)ny, sizeof(double));
   int *pts = malloc(sizeof(int) * ((size_t)m->npoint + 1));
   if (!x->sec_group || !x->sec_le || !x->sec_te || !x->sec_span || !x->sec || !x->theta ||
-      !x->y0 || !x->C0 || !x->JC || !x->x0 || !x->J || !x->M_sec || !x->dy || !pts) {
+      !x->y0 || !x->C0 || !x->JC || !x->yj || !x->x0 || !x->J || !x->M_sec || !x->dy || !pts) {
     free(pts);
     return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
   }
@@ -259,6 +264,7 @@ struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *
   struct awe_aero *a = calloc(1, sizeof(*a));
   if (!a) goto oom;
   a->nwing = m->nwing;
+  a->jac_tol = m->opt.vsm_jacobian_tol;
   a->wing = calloc((size_t)m->nwing, sizeof(aero_wing));
   a->point_f_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
   if (!a->wing || !a->point_f_b) goto oom;
@@ -284,10 +290,19 @@ void awe_aero_reset(const awe_model *m, awe_work *w) {
   for (int j = 0; j < a->nwing; j++) {
     aero_wing *x = &a->wing[j];
     x->valid = 0;
+    x->jc_ok = 0;
     if (x->vsm) awe_vsm_wing_reset_gamma(x->vsm);
   }
   memset(a->point_f_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(&a->st, 0, sizeof(a->st));
+}
+
+
+void awe_aero_set_jacobian_tol(awe_work *w, double tol) {
+  struct awe_aero *a = w->aero;
+  if (!a) return;
+  a->jac_tol = tol > 0.0 ? tol : 0.0;
+  for (int j = 0; j < a->nwing; j++) a->wing[j].jc_ok = 0;
 }
 
 
@@ -360,6 +375,21 @@ static void wind_angles(const double va[3], double *V, double *al, double *be) {
 }
 
 
+/* may the linearized wing keep its coefficient slopes JC at the wind coordinates (V, alpha,
+ * beta, omega, this->theta)? Yes while each angle, normalised rate and twist is within jac_tol
+ * of where JC was computed and V within that fraction of its speed there */
+static int jacobian_holds(const struct awe_aero *a, const aero_wing *x, double V, double al,
+                          double be, const double om[3]) {
+  const double tol = a->jac_tol, *yj = x->yj;
+  if (!x->jc_ok || !(tol > 0.0)) return 0;
+  int ok = fabs(V / yj[0] - 1.0) <= tol && fabs(remainder(al - yj[1], 2.0 * AWE_PI)) <= tol &&
+           fabs(be - yj[2]) <= tol;
+  for (int k = 0; k < 3; k++) ok = ok && fabs(om[k] * x->lref / V - yj[3 + k]) <= tol;
+  for (int k = 0; k < x->nsec; k++) ok = ok && fabs(x->theta[k] - yj[6 + k]) <= tol;
+  return ok;
+}
+
+
 /* rigid wing, linearized: x0, J = dx/d(va, omega, theta) at the refresh state, converted to
  * coefficients over the wind coordinates (V, alpha, beta, omega_hat, theta) */
 static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing *x) {
@@ -386,32 +416,20 @@ static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing 
   int same = 1;
   for (int k = 0; k < x->nsec; k++) same &= cur[k] == x->theta[k];
   if (!same) awe_vsm_wing_set_twist(x->vsm, x->theta);
-  awe_vsm_result r;
-  int st = awe_vsm_linearize_forward(x->vsm, va, om, NULL, x->x0, x->J, &r);
-  a->st.solves += 1 + (unsigned long)x->ny;
   int ny = x->ny;
-  if (st != AWE_VSM_OK || !finite_n(x->x0, ny) || !finite_n(x->J, ny * ny) || !(r.area > 0.0))
-    return -1;
   double V0, al0, be0;
   wind_angles(va, &V0, &al0, &be0);
+  int keep = jacobian_holds(a, x, V0, al0, be0, om);
+  awe_vsm_result r;
+  int st = awe_vsm_linearize_forward(x->vsm, va, om, NULL, x->x0, keep ? NULL : x->J, &r);
+  a->st.solves += keep ? 1 : 1 + (unsigned long)ny;
+  x->jc_ok = 0; /* until this refresh succeeds */
+  if (st != AWE_VSM_OK || !finite_n(x->x0, ny) || (!keep && !finite_n(x->J, ny * ny)) ||
+      !(r.area > 0.0))
+    return -1;
   double L = 0.5 * r.span > 1e-6 ? 0.5 * r.span : 1.0;
   double qa = 0.5 * x->rho_vsm * V0 * V0 * r.area;
   if (!plausible(x, x->x0, x->x0 + 3, qa)) return -1;
-  double ca = cos(al0), sa = sin(al0), cb = cos(be0), sb = sin(be0);
-  double eV[3] = {va[0] / V0, va[1] / V0, va[2] / V0};
-  double tal[3] = {-V0 * cb * sa, 0.0, V0 * cb * ca};
-  double tbe[3] = {-V0 * sb * ca, V0 * cb, -V0 * sb * sa};
-  for (int i = 0; i < ny; i++) {
-    const double *Jr = x->J + (size_t)i * (size_t)ny;
-    double *C = x->JC + (size_t)i * (size_t)ny;
-    double jw = Jr[3] * om[0] + Jr[4] * om[1] + Jr[5] * om[2];
-    x->C0[i] = x->x0[i] / qa;
-    C[0] = (awe_v3_dot(Jr, eV) - 2.0 * x->x0[i] / V0 + jw / V0) / qa;
-    C[1] = awe_v3_dot(Jr, tal) / qa;
-    C[2] = awe_v3_dot(Jr, tbe) / qa;
-    for (int k = 0; k < 3; k++) C[3 + k] = Jr[3 + k] * V0 / L / qa;
-    for (int k = 6; k < ny; k++) C[k] = Jr[k] / qa;
-  }
   x->area = r.area;
   x->lref = L;
   x->y0[0] = V0;
@@ -420,6 +438,25 @@ static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing 
   for (int k = 0; k < 3; k++) x->y0[3 + k] = om[k] * L / V0;
   memcpy(x->y0 + 6, x->theta, sizeof(double) * (size_t)x->nsec);
   x->valid = 1;
+  x->jc_ok = 1;
+  for (int i = 0; i < ny; i++) x->C0[i] = x->x0[i] / qa;
+  if (keep) return 0; /* the coefficient slopes JC of the last linearization stay */
+  a->st.jacobians++;
+  memcpy(x->yj, x->y0, sizeof(double) * (size_t)ny);
+  double ca = cos(al0), sa = sin(al0), cb = cos(be0), sb = sin(be0);
+  double eV[3] = {va[0] / V0, va[1] / V0, va[2] / V0};
+  double tal[3] = {-V0 * cb * sa, 0.0, V0 * cb * ca};
+  double tbe[3] = {-V0 * sb * ca, V0 * cb, -V0 * sb * sa};
+  for (int i = 0; i < ny; i++) {
+    const double *Jr = x->J + (size_t)i * (size_t)ny;
+    double *C = x->JC + (size_t)i * (size_t)ny;
+    double jw = Jr[3] * om[0] + Jr[4] * om[1] + Jr[5] * om[2];
+    C[0] = (awe_v3_dot(Jr, eV) - 2.0 * x->x0[i] / V0 + jw / V0) / qa;
+    C[1] = awe_v3_dot(Jr, tal) / qa;
+    C[2] = awe_v3_dot(Jr, tbe) / qa;
+    for (int k = 0; k < 3; k++) C[3 + k] = Jr[3 + k] * V0 / L / qa;
+    for (int k = 6; k < ny; k++) C[k] = Jr[k] / qa;
+  }
   return 0;
 }
 

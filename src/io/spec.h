@@ -213,6 +213,7 @@ typedef struct {
 #define AWE_RUN_DT 0.05            /* [s], without run.dt and system.sample_freq */
 #define AWE_RUN_TOL 1e-6           /* run.abs_tol and run.rel_tol */
 #define AWE_RUN_VSM_INTERVAL 1     /* log steps between aerodynamic refreshes */
+#define AWE_RUN_VSM_JAC_TOL 1e-3   /* [rad] drift of a kept VSM Jacobian (aero_coupling.h) */
 #define AWE_RUN_STEADY_TIME 2.0    /* [s] of the settling march (SymbolicAWEModels' default) */
 
 typedef struct {
@@ -224,6 +225,7 @@ typedef struct {
   double max_step;        /* [s], NAN = dt */
   int vsm_interval;       /* log steps between aero refreshes; 0 = only at init */
   double vsm_dt;          /* [s] aero refresh period instead, independent of dt; NAN = not given */
+  double vsm_jacobian_tol; /* [rad] a linearized wing's Jacobian is kept within it; NAN = default */
   int steady_state;
   double steady_state_time; /* [s] of the settling march */
   double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */

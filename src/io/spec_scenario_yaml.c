@@ -39,13 +39,13 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   r->vsm_interval = AWE_RUN_VSM_INTERVAL;
   r->steady_state = 0;
   r->steady_state_time = AWE_RUN_STEADY_TIME;
-  r->min_step = r->max_wall_time = r->max_steps = r->vsm_dt = NAN;
+  r->min_step = r->max_wall_time = r->max_steps = r->vsm_dt = r->vsm_jacobian_tol = NAN;
   if (!run || run->kind == AWE_Y_NULL) return AWE_OK;
   if (run->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &run->loc, "run: expected a mapping");
   static const char *const keys[] = {"duration", "dt", "solver", "abs_tol", "rel_tol",
                                      "max_step", "vsm_interval", "steady_state",
                                      "steady_state_time", "min_step", "max_wall_time",
-                                     "max_steps", "jacobian", "vsm_dt"};
+                                     "max_steps", "jacobian", "vsm_dt", "vsm_jacobian_tol"};
   AWE_TRY(awe_ymap_check_keys(run, "run", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(num(run, "duration", "run", &r->duration, 0, err));
   AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
@@ -60,6 +60,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   AWE_TRY(num(run, "max_wall_time", "run", &r->max_wall_time, 0, err));
   AWE_TRY(num(run, "max_steps", "run", &r->max_steps, 0, err));
   AWE_TRY(num(run, "vsm_dt", "run", &r->vsm_dt, 0, err));
+  AWE_TRY(num(run, "vsm_jacobian_tol", "run", &r->vsm_jacobian_tol, 0, err));
   const awe_ynode *v = awe_ymap_get(run, "vsm_interval");
   if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_int(v, "run.vsm_interval", &r->vsm_interval, err));
   v = awe_ymap_get(run, "steady_state");
@@ -101,6 +102,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
       {"max_wall_time", r->max_wall_time, 0, 1e9, 1},
       {"max_steps", r->max_steps, 1, 1e15, 0},
       {"vsm_dt", r->vsm_dt, 0, 1e6, 1},
+      {"vsm_jacobian_tol", r->vsm_jacobian_tol, 0, 0.1, 0},
   };
   for (int i = 0; i < AWE_ARRLEN(rng); i++) {
     if (isnan(rng[i].val)) continue;
@@ -111,7 +113,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
       return awe_err_at(err, AWE_EINVAL, n ? &n->loc : &run->loc,
                         "run.%s: %g is out of range (allowed: %s %g ... %g)%s", rng[i].key,
                         rng[i].val, rng[i].open_lo ? ">" : ">=", rng[i].lo, rng[i].hi,
-                        strstr(rng[i].key, "_tol") && rng[i].val < rng[i].lo
+                        strstr(rng[i].key, "_tol") && rng[i].lo > 0.0 && rng[i].val < rng[i].lo
                             ? ": a tolerance below 1e-14 cannot be met in double precision"
                             : "");
     }

@@ -45,6 +45,7 @@ typedef struct {
   double max_step;        /* [s] */
   int vsm_interval;       /* log steps between aero refreshes, 0 = only at init */
   double vsm_dt;          /* [s] aero refresh period (refreshes at k vsm_dt), 0 = vsm_interval */
+  double vsm_jacobian_tol; /* [rad] a linearized wing keeps its VSM Jacobian within it, 0 = never */
   int steady_state;
   double steady_state_time; /* [s] */
   double min_step;        /* step-size floor [s]; 0 = 1e-12 max(1, |t|) (guard.h) */

@@ -91,6 +91,7 @@ void awe_mb_env_opt(awe_mb_builder *b) {
   o->max_step = !isnan(r->max_step) ? r->max_step : o->dt;
   o->vsm_interval = r->vsm_interval;
   o->vsm_dt = !isnan(r->vsm_dt) ? r->vsm_dt : 0.0;
+  o->vsm_jacobian_tol = !isnan(r->vsm_jacobian_tol) ? r->vsm_jacobian_tol : AWE_RUN_VSM_JAC_TOL;
   o->steady_state = r->steady_state;
   o->steady_state_time = r->steady_state_time;
   o->min_step = !isnan(r->min_step) ? r->min_step : 0.0;
