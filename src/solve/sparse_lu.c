@@ -14,14 +14,14 @@ struct awe_slu {
   int *mr_adr, *mr_col, *mr_src; /* M's entries by row (new order): column, index in jval */
   int *lr_adr, *lr_idx;      /* per row i: the pivots k < i with i in adj(k), ascending */
   int *lr_num;               /* [n] numerically nonzero l_ik of row i (first in lr_idx order) */
-  int *lr_k;                 /* [sum adj] their k, packed per row like lr_idx */
-  double *lr_val;            /* [sum adj] their l_ik */
+  int *lr_k;                 /* [sum adj] their k, packed per row like lr_idx: L by rows, */
+  double *lr_val;            /* [sum adj] their l_ik                          for the solves */
   double *scale;             /* [n] largest |M| of each row before elimination */
   double *w;                 /* [n] work: the row being eliminated, and the solves' vector */
-  /* the factors' nonzeros, packed per pivot for the solves: L column k (lnum[k] entries
-   * from adj_adr[k]) and U row k, and 1 / U(k, k) */
-  int *lidx, *uidx, *lnum, *unum;
-  double *lval, *uval, *dinv;
+  /* U's nonzeros, packed per pivot for the solves: row k (unum[k] entries from adj_adr[k]),
+   * and 1 / U(k, k) */
+  int *uidx, *unum;
+  double *uval, *dinv;
 };
 
 
@@ -209,12 +209,9 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
   }
   long na = 0;
   for (int k = 0; k < n; k++) na += s->adj_num[k];
-  s->lval = malloc(sizeof(double) * ((size_t)na + 1));
   s->uval = malloc(sizeof(double) * ((size_t)na + 1));
   s->dinv = malloc(sizeof(double) * ((size_t)n + 1));
-  s->lidx = malloc(sizeof(int) * ((size_t)na + 1));
   s->uidx = malloc(sizeof(int) * ((size_t)na + 1));
-  s->lnum = calloc((size_t)n + 1, sizeof(int));
   s->unum = calloc((size_t)n + 1, sizeof(int));
   s->mr_adr = calloc((size_t)n + 2, sizeof(int));
   s->mr_col = malloc(sizeof(int) * ((size_t)s->nnz_pat + 1));
@@ -224,7 +221,7 @@ awe_slu *awe_slu_alloc(int n, const int *col_adr, const int *col_num, const int 
   s->lr_num = calloc((size_t)n + 1, sizeof(int));
   s->lr_k = malloc(sizeof(int) * ((size_t)na + 1));
   s->lr_val = malloc(sizeof(double) * ((size_t)na + 1));
-  if (!s->lval || !s->uval || !s->dinv || !s->lidx || !s->uidx || !s->lnum || !s->unum ||
+  if (!s->uval || !s->dinv || !s->uidx || !s->unum ||
       !s->mr_adr || !s->mr_col || !s->mr_src || !s->lr_adr || !s->lr_idx || !s->lr_num ||
       !s->lr_k || !s->lr_val)
     goto fail;
@@ -275,12 +272,9 @@ void awe_slu_free(awe_slu *s) {
   free(s->lr_val);
   free(s->scale);
   free(s->w);
-  free(s->lval);
   free(s->uval);
   free(s->dinv);
-  free(s->lidx);
   free(s->uidx);
-  free(s->lnum);
   free(s->unum);
   free(s);
 }
@@ -341,17 +335,6 @@ int awe_slu_factor(awe_slu *s, double c, const double *jval) {
       }
     s->unum[i] = nu;
   }
-  /* L by columns for the solves: column k lists its rows ascending */
-  for (int k = 0; k < n; k++) s->lnum[k] = 0;
-  for (int i = 0; i < n; i++) {
-    const int *rk = s->lr_k + s->lr_adr[i];
-    const double *rv = s->lr_val + s->lr_adr[i];
-    for (int e = 0; e < s->lr_num[i]; e++) {
-      int k = rk[e], at = s->adj_adr[k] + s->lnum[k]++;
-      s->lidx[at] = i;
-      s->lval[at] = rv[e];
-    }
-  }
   return 0;
 }
 
@@ -360,12 +343,14 @@ void awe_slu_solve(awe_slu *s, double *b) {
   int n = s->n;
   double *w = s->w;
   for (int k = 0; k < n; k++) w[k] = b[s->perm[k]];
-  for (int k = 0; k < n; k++) { /* L y = P b */
-    double wk = w[k];
-    if (wk == 0.0) continue;
-    const int *li = s->lidx + s->adj_adr[k];
-    const double *lv = s->lval + s->adj_adr[k];
-    for (int e = 0; e < s->lnum[k]; e++) w[li[e]] -= lv[e] * wk;
+  /* L y = P b by rows: y_i = b_i - sum_k l_ik y_k, k ascending (the order in which the column
+   * form subtracted them: the same numbers), a gather instead of a scatter */
+  for (int i = 0; i < n; i++) {
+    const int *lk = s->lr_k + s->lr_adr[i];
+    const double *lv = s->lr_val + s->lr_adr[i];
+    double v = w[i];
+    for (int e = 0; e < s->lr_num[i]; e++) v -= lv[e] * w[lk[e]];
+    w[i] = v;
   }
   for (int k = n - 1; k >= 0; k--) { /* U x = y */
     const int *ui = s->uidx + s->adj_adr[k];

@@ -23,7 +23,8 @@
  *   l_ik = w[k] / U(k, k) and w[j] -= l_ik U(k, j) for U's nonzeros of row k (skipped when
  *   l_ik = 0: the symmetric pattern is wider than the numbers, a position row holds one
  *   entry); U's row i is w's nonzeros on adj(i). Each entry gets the updates of right-looking
- *   elimination in the same order. L's columns are then packed for the solves.
+ *   elimination in the same order. The solves read L and U by rows (gathers: a row's sum stays
+ *   in a register; the column form's scattered updates were slower, the numbers the same).
  * Pivots stay on the diagonal (the pattern is fixed). I - c J of a damped mechanical system
  * has a dominant diagonal for small c and, once the positions are eliminated, velocity pivots
  * 1 + c d + c^2 k for large c; a pivot below 1e-10 of its row's largest entry is reported
