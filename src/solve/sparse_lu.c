@@ -302,7 +302,10 @@ int awe_slu_factor(awe_slu *s, double c, const double *jval) {
     for (int e = 0; e < nlk; e++) w[lk[e]] = 0.0;
     for (int e = 0; e < m; e++) w[l[e]] = 0.0;
     w[i] = 0.0;
-    for (int e = s->mr_adr[i]; e < s->mr_adr[i + 1]; e++) w[s->mr_col[e]] = -c * jval[s->mr_src[e]];
+    for (int e = s->mr_adr[i]; e < s->mr_adr[i + 1]; e++) {
+      double v = -c * jval[s->mr_src[e]];
+      w[s->mr_col[e]] = fabs(v) < AWE_SLU_DROP ? 0.0 : v; /* negligible: no fill from it */
+    }
     w[i] += 1.0;
     double sc = fabs(w[i]);
     for (int e = 0; e < m; e++)
