@@ -2,7 +2,8 @@
  * (sparse_lu.h, jac_color.h).
  *
  * Linear algebra: the minimum-degree LU against GSL's dense LU on a mechanical-like pattern
- * (position rows coupled to their velocity only, a dense column like a tether length), the
+ * (position rows coupled to their velocity only, a dense column like a tether length), its
+ * dropping of negligible entries (no fill from them, the same solution bit for bit), the
  * colouring's defining property. Method: order 2 of the fixed-step global error and order 3 of
  * the local error estimate on a damped oscillator (exact solution); Robertson's stiff kinetics
  * against Hairer & Wanner's reference values at t = 40; a mass whirling on a very viscous line
@@ -106,6 +107,29 @@ static void test_sparse_lu(void) {
     gsl_vector_free(b);
     gsl_vector_free(x);
   }
+  /* entries of c J below AWE_SLU_DROP are dropped: the velocity rows' coupling to the length
+   * column at 1e-3 of the drop gives the factors and the solution of that column set to zero
+   * (bit for bit), at 10 times the drop it is kept (more nonzeros) */
+  static pattern z;
+  long nz[3];
+  double xs[3][NM];
+  const double scale[3] = {0.0, 1e-3, 10.0};
+  for (int q = 0; q < 3; q++) {
+    z = p;
+    for (int k = 0; k < z.num[2 * NB]; k++) {
+      int i = z.rows[z.adr[2 * NB] + k];
+      if (i >= NB && i < 2 * NB) z.val[z.adr[2 * NB] + k] = scale[q] * AWE_SLU_DROP / 0.05;
+    }
+    ENSURE(awe_slu_factor(lu, 0.05, z.val) == 0);
+    nz[q] = awe_slu_factor_nnz(lu);
+    unsigned seed = 5u;
+    for (int i = 0; i < NM; i++) xs[q][i] = rnd(&seed);
+    awe_slu_solve(lu, xs[q]);
+  }
+  printf("    factor nonzeros: coupling 0 / 1e-3 / 10 x drop: %ld / %ld / %ld\n", nz[0], nz[1],
+         nz[2]);
+  ENSURE(nz[1] == nz[0] && nz[2] > nz[0]);
+  ENSURE(memcmp(xs[0], xs[1], sizeof(xs[0])) == 0);
   /* a singular matrix (J = I / c) is reported, not divided by */
   double ones[NM * NM];
   int adr[NM], num[NM], rows[NM];

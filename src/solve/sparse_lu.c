@@ -287,6 +287,13 @@ long awe_slu_nnz(const awe_slu *s) {
 }
 
 
+long awe_slu_factor_nnz(const awe_slu *s) {
+  long z = s->n;
+  for (int k = 0; k < s->n; k++) z += s->lr_num[k] + s->unum[k];
+  return z;
+}
+
+
 int awe_slu_factor(awe_slu *s, double c, const double *jval) {
   int n = s->n;
   double *w = s->w;

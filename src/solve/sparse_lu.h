@@ -59,6 +59,10 @@ long awe_slu_nnz(const awe_slu *s);
  * J(rows[col_adr[j] + k], j). Returns 0, or -1 on a (near-)zero pivot. */
 int awe_slu_factor(awe_slu *s, double c, const double *jval);
 
+/* Nonzeros of L and U (the diagonal once) in the last successful factorisation: the pattern's
+ * positions less the entries that came out zero or were dropped. */
+long awe_slu_factor_nnz(const awe_slu *s);
+
 /* Solve M x = b in place (b has n entries). Uses the factorisation of the last successful
  * awe_slu_factor. */
 void awe_slu_solve(awe_slu *s, double *b);
