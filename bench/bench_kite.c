@@ -32,7 +32,7 @@
  *                 when the process ends), median of 21 runs,
  *                 for the pendulum, the 2plate kite without and with its steady state, the V3
  * Run from the repository root (make bench / tools/run-bench); `bench_kite startup` runs the
- * start-up rows only.
+ * start-up rows only, `bench_kite NAME` the flight cases whose label contains NAME.
  */
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -95,7 +95,10 @@ static int run_case(const char *label, const char *scenario, const char *const *
 }
 
 
-static void spawn_case(const char *label, const char *scenario, const char *const *sets) {
+/* run the case in a child process, unless only (not NULL) names other cases */
+static void spawn_case(const char *only, const char *label, const char *scenario,
+                       const char *const *sets) {
+  if (only && !strstr(label, only)) return;
   fflush(stdout);
   pid_t pid = fork();
   if (pid == 0) _exit(run_case(label, scenario, sets));
@@ -161,7 +164,7 @@ static void startup(const char *label, const char *const *argv) {
 
 
 /* the real-time-factor table */
-static void flight_cases(void) {
+static void flight_cases(const char *only) {
   printf("case              steady      flight     wall   real-time  statistics (flight)"
          "                  VSM refreshes (each, share)\n");
   const char *p25[] = {"run.duration=25", NULL};
@@ -170,27 +173,30 @@ static void flight_cases(void) {
   const char *p25m[] = {"run.duration=25", "run.solver=msbdf", NULL};
   const char *p60m[] = {"run.duration=60", "run.solver=msbdf", NULL};
   const char *coldm[] = {"run.duration=60", "run.steady_state=false", "run.solver=msbdf", NULL};
-  spawn_case("2plate-25s", "scenarios/2plate_parked.yaml", p25);
-  spawn_case("2plate-60s", "scenarios/2plate_parked.yaml", p60);
-  spawn_case("parked-600s", "scenarios/2plate_parked.yaml", NULL);
-  spawn_case("external-60s", "scenarios/2plate_external.yaml", p60);
-  spawn_case("refine-60s", "scenarios/2plate_refine.yaml", p60);
-  spawn_case("v3-60s", "scenarios/v3_kite.yaml", p60);
-  spawn_case("v3cold-60s", "scenarios/v3_kite.yaml", cold);
-  spawn_case("v3fig8-120s", "scenarios/v3_figure_eight.yaml", NULL);
-  spawn_case("v3pump-320s", "scenarios/v3_pumping.yaml", NULL);
-  spawn_case("2plate-25s-msbdf", "scenarios/2plate_parked.yaml", p25m);
-  spawn_case("2plate-60s-msbdf", "scenarios/2plate_parked.yaml", p60m);
-  spawn_case("refine-60s-msbdf", "scenarios/2plate_refine.yaml", p60m);
-  spawn_case("v3-60s-msbdf", "scenarios/v3_kite.yaml", p60m);
-  spawn_case("v3cold-60s-msbdf", "scenarios/v3_kite.yaml", coldm);
+  spawn_case(only, "2plate-25s", "scenarios/2plate_parked.yaml", p25);
+  spawn_case(only, "2plate-60s", "scenarios/2plate_parked.yaml", p60);
+  spawn_case(only, "parked-600s", "scenarios/2plate_parked.yaml", NULL);
+  spawn_case(only, "external-60s", "scenarios/2plate_external.yaml", p60);
+  spawn_case(only, "refine-60s", "scenarios/2plate_refine.yaml", p60);
+  spawn_case(only, "v3-60s", "scenarios/v3_kite.yaml", p60);
+  spawn_case(only, "v3cold-60s", "scenarios/v3_kite.yaml", cold);
+  spawn_case(only, "v3fig8-120s", "scenarios/v3_figure_eight.yaml", NULL);
+  spawn_case(only, "v3pump-320s", "scenarios/v3_pumping.yaml", NULL);
+  spawn_case(only, "2plate-25s-msbdf", "scenarios/2plate_parked.yaml", p25m);
+  spawn_case(only, "2plate-60s-msbdf", "scenarios/2plate_parked.yaml", p60m);
+  spawn_case(only, "refine-60s-msbdf", "scenarios/2plate_refine.yaml", p60m);
+  spawn_case(only, "v3-60s-msbdf", "scenarios/v3_kite.yaml", p60m);
+  spawn_case(only, "v3cold-60s-msbdf", "scenarios/v3_kite.yaml", coldm);
 
 }
 
 
 int main(int argc, char **argv) {
   gsl_set_error_handler_off();
-  if (argc < 2 || strcmp(argv[1], "startup") != 0) flight_cases();  /* `startup`: start-up rows only */
+  /* `startup`: the start-up rows only; another argument: the flight cases whose label
+   * contains it (bench_kite v3fig8), without the start-up rows */
+  if (argc < 2 || strcmp(argv[1], "startup") != 0) flight_cases(argc > 1 ? argv[1] : NULL);
+  if (argc > 1 && strcmp(argv[1], "startup") != 0) return 0;
   printf("\nstart-up: process start to the first logged row (CSV on a pipe)\n");
   const char *a1[] = {"./awesim", "simulate", "scenarios/pendulum.yaml", "--no-hdf5",
                       "--csv=time", "--set", "run.duration=0", NULL};

@@ -32,10 +32,10 @@ expect models/2plate_kite/system.yaml 'points:   15 \(STATIC 1, DYNAMIC 7, QUASI
   'aero:     3 sections, 1 airfoils' 'wing:     main_wing: RIGID_DYNAMICS, AeroLinearized, 7 WING points' \
   'tether:   main_tether: 6 segments, kcu -> ground'
 expect models/2plate_kite/system_refine.yaml 'points:   15 \(STATIC 1, DYNAMIC 8, QUASI_STATIC 0, WING 6; 5 generated' \
-  'segments: 27 ' 'pulleys:  2' 'groups:   0' 'wing:     main_wing: PARTICLE_DYNAMICS, AeroDirect, 6 WING points'
+  'segments: 27 ' 'pulleys:  2' 'groups:   0' 'wing:     main_wing: PARTICLE_DYNAMICS, AeroLinearized, 6 WING points'
 expect models/v3_kite/system.yaml 'points:   44 \(STATIC 1, DYNAMIC 23, QUASI_STATIC 0, WING 20; 0 generated' \
   'segments: 95 \(0 generated' 'pulleys:  6' 'aero:     10 sections, 5 airfoils' \
-  'wing:     main_wing: PARTICLE_DYNAMICS, AeroDirect, 20 WING points' 'tether:   main_tether: 6 segments'
+  'wing:     main_wing: PARTICLE_DYNAMICS, AeroLinearized, 20 WING points' 'tether:   main_tether: 6 segments'
 for s in scenarios/*.yaml; do
   expect "$s" 'scenario: '
 done

@@ -37,6 +37,15 @@ typedef struct {
   int npan;                 /* particle: panels */
   int *pan_k;               /* [npan] particle: the panel lies between sections k and k+1 */
   double *pan_sc;           /* [2 npan] particle: its (s, c) in that patch (warm start) */
+  /* particle, linearized: loads over the apparent wind (aero_coupling.h) */
+  double *gam0;             /* [npan] the circulation at the refresh (next warm start) */
+  int have_gam0;
+  double rho0;              /* air density at the origin at the refresh [kg/m^3] */
+  double F_da[3], F_db[3];  /* slopes of F_b over alpha and beta [N/rad] */
+  double M_da[3], M_db[3];  /* of M_b [N m/rad] */
+  /* at the last evaluation (awe_aero_eval): the load factor sq = rho V^2/(rho0 V0^2), the
+   * angle offsets, the apparent wind, and the slopes of sq and the offsets over it */
+  double sq, dal, dbe, va[3], dsq[3], ddal[3], ddbe[3];
 } aero_wing;
 
 struct awe_aero {
@@ -44,6 +53,9 @@ struct awe_aero {
   aero_wing *wing;
   double jac_tol;           /* run.vsm_jacobian_tol [rad]; 0: linearize at every refresh */
   double *point_f_b;        /* [3 np] frozen body-frame point forces of particle wings */
+  double *point_da, *point_db; /* [3 np] their slopes over alpha and beta (linearized) [N/rad] */
+  double *point_cur_b;      /* [3 np] the point forces of the last evaluation (body frame) */
+  double *point_tmp;        /* [3 np] scratch of a perturbed solve */
   awe_aero_stats st;
 };
 
@@ -72,9 +84,14 @@ void awe_aero_free(struct awe_aero *a) {
     free(x->dy);
     free(x->pan_k);
     free(x->pan_sc);
+    free(x->gam0);
   }
   free(a->wing);
   free(a->point_f_b);
+  free(a->point_da);
+  free(a->point_db);
+  free(a->point_cur_b);
+  free(a->point_tmp);
   free(a);
 }
 
@@ -158,7 +175,6 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   const awe_wing_geom *G = &w->wg[j];
   x->rigid = m->wing_type[j] == AWE_WING_RIGID;
   x->mode = m->wing_aero_mode[j];
-  if (!x->rigid && x->mode == AWE_AERO_LINEARIZED) x->mode = AWE_AERO_DIRECT;
   x->nsec = ns;
   x->ny = ny;
   x->sec_group = malloc(sizeof(int) * (size_t)ns);
@@ -253,6 +269,8 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   x->area0 = g0.area;
   if (!x->rigid && map_panels(x))
     return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
+  if (!x->rigid && !(x->gam0 = calloc((size_t)x->npan + 1, sizeof(double))))
+    return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
   return AWE_OK;
 }
 
@@ -267,7 +285,13 @@ struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *
   a->jac_tol = m->opt.vsm_jacobian_tol;
   a->wing = calloc((size_t)m->nwing, sizeof(aero_wing));
   a->point_f_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
-  if (!a->wing || !a->point_f_b) goto oom;
+  a->point_da = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
+  a->point_db = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
+  a->point_cur_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
+  a->point_tmp = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
+  if (!a->wing || !a->point_f_b || !a->point_da || !a->point_db || !a->point_cur_b ||
+      !a->point_tmp)
+    goto oom;
   for (int j = 0; j < m->nwing; j++) {
     if (m->wing_aero_mode[j] == AWE_AERO_NONE) continue;
     if (setup_wing(m, w, j, &a->wing[j], err)) {
@@ -291,9 +315,13 @@ void awe_aero_reset(const awe_model *m, awe_work *w) {
     aero_wing *x = &a->wing[j];
     x->valid = 0;
     x->jc_ok = 0;
+    x->have_gam0 = 0;
     if (x->vsm) awe_vsm_wing_reset_gamma(x->vsm);
   }
   memset(a->point_f_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
+  memset(a->point_da, 0, sizeof(double) * 3 * (size_t)m->npoint);
+  memset(a->point_db, 0, sizeof(double) * 3 * (size_t)m->npoint);
+  memset(a->point_cur_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(&a->st, 0, sizeof(a->st));
 }
 
@@ -319,7 +347,7 @@ awe_aero_stats awe_aero_get_stats(const awe_work *w) {
 
 
 const double *awe_aero_point_forces_b(const awe_work *w) {
-  return w->aero ? w->aero->point_f_b : NULL;
+  return w->aero ? w->aero->point_cur_b : NULL;
 }
 
 
@@ -501,52 +529,18 @@ static int refresh_direct(const awe_model *m, awe_work *w, int j, aero_wing *x) 
 }
 
 
-/* particle wing: move the sections, solve, share the panel loads out to the LE/TE points */
-static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x) {
-  struct awe_aero *a = w->aero;
-  const double *R = w->wing_R + 9 * j, *o = w->wing_pos + 3 * j;
-  double sc = 1.0 + m->wing_aero_scale_chord[j];
+/* particle wing: the panel loads of r, times f, shared out to the LE/TE points in out (body
+ * frame; the wing's points zeroed first) */
+static void share_panels(aero_wing *x, const awe_vsm_result *r, double f, double sc, double *out) {
   for (int k = 0; k < x->nsec; k++) {
-    const int lp = x->sec_le[k], tp = x->sec_te[k];
-    double d[3], cb[3];
-    awe_v3_sub(d, w->pos + 3 * lp, o);
-    awe_mat3_tvec(R, d, x->sec[k].le);
-    awe_v3_sub(d, w->pos + 3 * tp, w->pos + 3 * lp);
-    awe_mat3_tvec(R, d, cb);
-    for (int i = 0; i < 3; i++) x->sec[k].te[i] = x->sec[k].le[i] + sc * cb[i];
-  }
-  for (int k = 0; k < x->nsec; k++) {
-    int lp = x->sec_le[k], tp = x->sec_te[k];
-    memset(a->point_f_b + 3 * lp, 0, 3 * sizeof(double));
-    memset(a->point_f_b + 3 * tp, 0, 3 * sizeof(double));
-  }
-  double va[3];
-  memcpy(va, w->wing_va_b + 3 * j, sizeof(va));
-  if (awe_v3_norm(va) < AWE_AERO_MIN_WIND || va[0] <= 0.0) {
-    if (va[0] <= 0.0) a->st.reversed++;
-    else a->st.low_wind++;
-    memset(x->F_b, 0, sizeof(x->F_b));
-    memset(x->M_b, 0, sizeof(x->M_b));
-    x->valid = 1;
-    return 0;
-  }
-  if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
-  awe_vsm_result r;
-  int st = awe_vsm_solve(x->vsm, va, NULL, NULL, &r);
-  a->st.solves++;
-  if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.panel_force, 3 * r.n_panels) ||
-      !plausible(x, r.force, r.moment, r.q_inf * r.area))
-    return -1;
-  double f = awe_density(&m->env, o[2]) / x->rho_vsm;
-  for (int i = 0; i < 3; i++) {
-    x->F_b[i] = f * r.force[i];
-    x->M_b[i] = f * r.moment[i];
+    memset(out + 3 * x->sec_le[k], 0, 3 * sizeof(double));
+    memset(out + 3 * x->sec_te[k], 0, 3 * sizeof(double));
   }
   awe_vsm_geometry g;
   awe_vsm_wing_geometry(x->vsm, &g);
   double sc1 = 1.0 / sc;
-  for (int i = 0; i < r.n_panels && i < x->npan; i++) {
-    const double *ac = g.aero_center + 3 * i, *fp = r.panel_force + 3 * i;
+  for (int i = 0; i < r->n_panels && i < x->npan; i++) {
+    const double *ac = g.aero_center + 3 * i, *fp = r->panel_force + 3 * i;
     int k = x->pan_k[i];
     double l0[3], t0[3], l1[3], t1[3];
     memcpy(l0, x->sec[k].le, sizeof(l0));
@@ -562,10 +556,10 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
     x->pan_sc[2 * i + 1] = c;
     double wt[4] = {(1 - s) * (1 - c), (1 - s) * c, s * (1 - c), s * c};
     int pp[4] = {x->sec_le[k], x->sec_te[k], x->sec_le[k + 1], x->sec_te[k + 1]};
-    for (int e = 0; e < 4; e++) awe_v3_addto(a->point_f_b + 3 * pp[e], f * wt[e], fp);
+    for (int e = 0; e < 4; e++) awe_v3_addto(out + 3 * pp[e], f * wt[e], fp);
     /* the panel pitching moment as a couple along the normal: +F at the TE, -F at the LE */
-    double mom = r.panel_moment[i] - awe_v3_dot(fp, g.e_normal + 3 * i) *
-                                         (g.moment_frac - 0.25) * g.chord[i];
+    double mom = r->panel_moment[i] - awe_v3_dot(fp, g.e_normal + 3 * i) *
+                                          (g.moment_frac - 0.25) * g.chord[i];
     double dl[3], n[3], es[3], dxn[3];
     for (int q = 0; q < 3; q++) {
       double le = l0[q] + s * (l1[q] - l0[q]), te = t0[q] + s * (t1[q] - t0[q]);
@@ -578,10 +572,123 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
     if (den > 0.0 && mom != 0.0) {
       double fc = f * mom * awe_v3_dot(es, dxn) / den;
       double cw[4] = {-(1 - s), (1 - s), -s, s};
-      for (int e = 0; e < 4; e++) awe_v3_addto(a->point_f_b + 3 * pp[e], fc * cw[e], n);
+      for (int e = 0; e < 4; e++) awe_v3_addto(out + 3 * pp[e], fc * cw[e], n);
     }
   }
+}
+
+
+/* zero the loads (at = point_f_b) or the slopes (at = NULL) of particle wing x's points */
+static void zero_points(struct awe_aero *a, aero_wing *x, double *at) {
+  double *arr[2] = {at ? at : a->point_da, at ? NULL : a->point_db};
+  for (int q = 0; q < 2; q++) {
+    if (!arr[q]) continue;
+    for (int k = 0; k < x->nsec; k++) {
+      memset(arr[q] + 3 * x->sec_le[k], 0, 3 * sizeof(double));
+      memset(arr[q] + 3 * x->sec_te[k], 0, 3 * sizeof(double));
+    }
+  }
+  if (!at) memset(x->F_da, 0, 3 * sizeof(double)), memset(x->F_db, 0, 3 * sizeof(double)),
+           memset(x->M_da, 0, 3 * sizeof(double)), memset(x->M_db, 0, 3 * sizeof(double));
+}
+
+
+/* particle wing, linearized: the point forces' slopes over alpha and beta at fixed V by
+ * forward differences (two solves from the circulation of the refresh, gam0), and the
+ * resultant's and its moment's slopes (points at their structural place in the body frame) */
+static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double sc,
+                            const double *va) {
+  double V, al, be;
+  wind_angles(va, &V, &al, &be);
+  double *slope[2] = {a->point_da, a->point_db};
+  double *Fs[2] = {x->F_da, x->F_db}, *Ms[2] = {x->M_da, x->M_db};
+  for (int q = 0; q < 2; q++) {
+    double a1 = al + (q == 0 ? AWE_AERO_PARTICLE_H : 0.0);
+    double b1 = be + (q == 1 ? AWE_AERO_PARTICLE_H : 0.0), vp[3];
+    vp[0] = V * cos(b1) * cos(a1);
+    vp[1] = V * sin(b1);
+    vp[2] = V * cos(b1) * sin(a1);
+    awe_vsm_result rp;
+    int st = awe_vsm_solve_from(x->vsm, vp, NULL, NULL, x->gam0, &rp);
+    a->st.solves++;
+    if (st != AWE_VSM_OK || !finite_n(rp.panel_force, 3 * rp.n_panels)) {
+      zero_points(a, x, NULL); /* frozen loads until the next refresh */
+      return;
+    }
+    share_panels(x, &rp, f, sc, a->point_tmp);
+    memset(Fs[q], 0, 3 * sizeof(double));
+    memset(Ms[q], 0, 3 * sizeof(double));
+    for (int k = 0; k < x->nsec; k++) {
+      int pp[2] = {x->sec_le[k], x->sec_te[k]};
+      for (int e = 0; e < 2; e++) {
+        double *d = slope[q] + 3 * pp[e], r[3], t[3];
+        for (int i = 0; i < 3; i++)
+          d[i] = (a->point_tmp[3 * pp[e] + i] - a->point_f_b[3 * pp[e] + i]) /
+                 AWE_AERO_PARTICLE_H;
+        /* the structural point in the body frame: the LE, or the TE of the unscaled chord */
+        for (int i = 0; i < 3; i++)
+          r[i] = e == 0 ? x->sec[k].le[i]
+                        : x->sec[k].le[i] + (x->sec[k].te[i] - x->sec[k].le[i]) / sc;
+        awe_v3_cross(t, r, d);
+        awe_v3_addto(Fs[q], 1.0, d);
+        awe_v3_addto(Ms[q], 1.0, t);
+      }
+    }
+  }
+}
+
+
+/* particle wing: move the sections, solve, share the panel loads out to the LE/TE points;
+ * linearized: also their slopes over the wind angles */
+static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x) {
+  struct awe_aero *a = w->aero;
+  const double *R = w->wing_R + 9 * j, *o = w->wing_pos + 3 * j;
+  double sc = 1.0 + m->wing_aero_scale_chord[j];
+  for (int k = 0; k < x->nsec; k++) {
+    const int lp = x->sec_le[k], tp = x->sec_te[k];
+    double d[3], cb[3];
+    awe_v3_sub(d, w->pos + 3 * lp, o);
+    awe_mat3_tvec(R, d, x->sec[k].le);
+    awe_v3_sub(d, w->pos + 3 * tp, w->pos + 3 * lp);
+    awe_mat3_tvec(R, d, cb);
+    for (int i = 0; i < 3; i++) x->sec[k].te[i] = x->sec[k].le[i] + sc * cb[i];
+  }
+  double va[3];
+  memcpy(va, w->wing_va_b + 3 * j, sizeof(va));
+  if (awe_v3_norm(va) < AWE_AERO_MIN_WIND || va[0] <= 0.0) {
+    if (va[0] <= 0.0) a->st.reversed++;
+    else a->st.low_wind++;
+    zero_points(a, x, a->point_f_b);
+    zero_points(a, x, NULL);
+    memset(x->F_b, 0, sizeof(x->F_b));
+    memset(x->M_b, 0, sizeof(x->M_b));
+    x->y0[0] = 0.0;
+    x->valid = 1;
+    return 0;
+  }
+  if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
+  awe_vsm_result r;
+  /* warm start: the circulation of the last refresh (a linearized refresh ends on a
+   * perturbed solve) */
+  int st = awe_vsm_solve_from(x->vsm, va, NULL, NULL, x->have_gam0 ? x->gam0 : NULL, &r);
+  a->st.solves++;
+  x->have_gam0 = 0;
+  if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.panel_force, 3 * r.n_panels) ||
+      !plausible(x, r.force, r.moment, r.q_inf * r.area))
+    return -1;
+  x->rho0 = awe_density(&m->env, o[2]);
+  double f = x->rho0 / x->rho_vsm;
+  for (int i = 0; i < 3; i++) {
+    x->F_b[i] = f * r.force[i];
+    x->M_b[i] = f * r.moment[i];
+  }
+  share_panels(x, &r, f, sc, a->point_f_b);
+  wind_angles(va, &x->y0[0], &x->y0[1], &x->y0[2]);
+  int n = r.n_panels < x->npan ? r.n_panels : x->npan;
+  memcpy(x->gam0, r.gamma, sizeof(double) * (size_t)n);
+  x->have_gam0 = 1;
   x->valid = 1;
+  if (x->mode == AWE_AERO_LINEARIZED) particle_slopes(a, x, f, sc, va);
   return 0;
 }
 
@@ -625,6 +732,46 @@ static double reversed_weight(const double va[3]) {
 static void vsm_loads(const awe_model *m, awe_work *w, int j, aero_wing *x);
 
 
+/* particle wing j: the load factor and angle offsets of the linear model at the current
+ * apparent wind, with their slopes over it (for the Jacobian), into x; F_b, M_b */
+static void particle_loads(const awe_model *m, awe_work *w, int j, aero_wing *x, double *F,
+                           double *M) {
+  const double *va = w->wing_va_b + 3 * j;
+  memcpy(x->va, va, sizeof(x->va));
+  x->sq = 1.0;
+  x->dal = x->dbe = 0.0;
+  memset(x->dsq, 0, sizeof(x->dsq));
+  memset(x->ddal, 0, sizeof(x->ddal));
+  memset(x->ddbe, 0, sizeof(x->ddbe));
+  if (x->mode == AWE_AERO_LINEARIZED && x->y0[0] > 0.0) {
+    double V, al, be, lim = AWE_AERO_MAX_DELTA;
+    wind_angles(va, &V, &al, &be);
+    double rv = V / x->y0[0];
+    x->sq = awe_density(&m->env, w->wing_pos[3 * j + 2]) / x->rho0 * fmin(rv, 2.0) *
+            fmin(rv, 2.0);
+    double da = atan2(sin(al - x->y0[1]), cos(al - x->y0[1])), db = be - x->y0[2];
+    x->dal = clampd(da, -lim, lim);
+    x->dbe = clampd(db, -lim, lim);
+    double h2 = va[0] * va[0] + va[2] * va[2], h = sqrt(h2), V2 = V * V;
+    if (rv < 2.0 && V2 > 0.0)
+      for (int i = 0; i < 3; i++) x->dsq[i] = 2.0 * x->sq * va[i] / V2;
+    if (fabs(da) < lim && h2 > 0.0) {
+      x->ddal[0] = -va[2] / h2;
+      x->ddal[2] = va[0] / h2;
+    }
+    if (fabs(db) < lim && h > 0.0 && V2 > 0.0) {
+      x->ddbe[0] = -va[1] * va[0] / (h * V2);
+      x->ddbe[1] = h / V2;
+      x->ddbe[2] = -va[1] * va[2] / (h * V2);
+    }
+  }
+  for (int i = 0; i < 3; i++) {
+    F[i] = x->sq * (x->F_b[i] + x->F_da[i] * x->dal + x->F_db[i] * x->dbe);
+    M[i] = x->sq * (x->M_b[i] + x->M_da[i] * x->dal + x->M_db[i] * x->dbe);
+  }
+}
+
+
 void awe_aero_eval(const awe_model *m, awe_work *w) {
   struct awe_aero *a = w->aero;
   for (int g = 0; g < m->ngroup; g++) w->group_moment_aero[g] = 0.0;
@@ -633,10 +780,7 @@ void awe_aero_eval(const awe_model *m, awe_work *w) {
     F[0] = F[1] = F[2] = M[0] = M[1] = M[2] = 0.0;
     aero_wing *x = a ? &a->wing[j] : NULL;
     if (!x || !x->vsm || !x->rigid) {
-      if (x && x->vsm && x->valid) {
-        memcpy(F, x->F_b, sizeof(x->F_b));
-        memcpy(M, x->M_b, sizeof(x->M_b));
-      }
+      if (x && x->vsm && x->valid) particle_loads(m, w, j, x, F, M);
       continue;
     }
     const double *va = w->wing_va_b + 3 * j;
@@ -725,11 +869,31 @@ void awe_aero_point_forces(const awe_model *m, awe_work *w) {
     for (int k = 0; k < x->nsec; k++) {
       int pp[2] = {x->sec_le[k], x->sec_te[k]};
       for (int e = 0; e < 2; e++) {
-        double fw[3];
-        awe_mat3_vec(R, a->point_f_b + 3 * pp[e], fw);
+        const double *f0 = a->point_f_b + 3 * pp[e], *da = a->point_da + 3 * pp[e],
+                     *db = a->point_db + 3 * pp[e];
+        double *fb = a->point_cur_b + 3 * pp[e], fw[3];
+        for (int i = 0; i < 3; i++) fb[i] = x->sq * (f0[i] + da[i] * x->dal + db[i] * x->dbe);
+        awe_mat3_vec(R, fb, fw);
         awe_v3_addto(w->force + 3 * pp[e], 1.0, fw);
       }
     }
   }
   (void)m;
+}
+
+
+int awe_aero_point_force_slope(const awe_work *w, int j, int i, double G[9]) {
+  const struct awe_aero *a = w->aero;
+  memset(G, 0, 9 * sizeof(double));
+  if (!a || j < 0 || j >= a->nwing) return 0;
+  const aero_wing *x = &a->wing[j];
+  if (!x->vsm || x->rigid || !x->valid || x->mode != AWE_AERO_LINEARIZED || !(x->y0[0] > 0.0))
+    return 0;
+  const double *f0 = a->point_f_b + 3 * i, *da = a->point_da + 3 * i, *db = a->point_db + 3 * i;
+  for (int r = 0; r < 3; r++) {
+    double g = f0[r] + da[r] * x->dal + db[r] * x->dbe;
+    for (int c = 0; c < 3; c++)
+      G[3 * r + c] = g * x->dsq[c] + x->sq * (da[r] * x->ddal[c] + db[r] * x->ddbe[c]);
+  }
+  return 1;
 }

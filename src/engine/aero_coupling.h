@@ -51,9 +51,9 @@
  * AERO_DIRECT (rigid wings): F_b, M_b and M_sec frozen from the last solve at (va_b, omega_b,
  *   theta), scaled by rho(z)/rho_vsm.
  * AERO_NONE: zero loads.
- * Particle wings (PARTICLE_DYNAMICS / REFINE; AERO_LINEARIZED is treated as AERO_DIRECT): each
- *   refresh moves the VSM sections to the structure, section k from the WING point pair
- *   (2k, 2k+1) of the wing (LE, TE), in the wing frame of the reference points:
+ * Particle wings (PARTICLE_DYNAMICS / REFINE): each refresh moves the VSM sections to the
+ *   structure, section k from the WING point pair (2k, 2k+1) of the wing (LE, TE), in the wing
+ *   frame of the reference points:
  *     le_k = R_bw^T (p_LE - o),  te_k = le_k + (1 + aero_scale_chord) R_bw^T (p_TE - p_LE)
  *   solves at va_b with omega = 0 and shares every panel force out to the LE/TE points of the two
  *   sections around it with bilinear weights of the panel's aerodynamic centre (s spanwise,
@@ -61,9 +61,31 @@
  *     w = [(1-s)(1-c), (1-s) c, s (1-c), s c]  ->  (LE_k, TE_k, LE_k+1, TE_k+1)
  *   which keeps the sum of the forces and, the patch being bilinear in the VSM's refinement, their
  *   moment; the panel pitching moment m'_i w_i (about e_span) is added as a couple along the panel
- *   normal on the patch's interpolated TE and LE. The body-frame point forces are frozen and
- *   rotated with the current wing frame in the right-hand side (SymbolicAWEModels:
- *   R_bw aero_force_point_b); the wing's aero moment output is the VSM moment about the origin.
+ *   normal on the patch's interpolated TE and LE. These body-frame point forces f0_i (scaled by
+ *   rho(z_o)/rho_vsm) are rotated with the current wing frame in the right-hand side
+ *   (SymbolicAWEModels: R_bw aero_force_point_b); the wing's aero force and moment outputs are
+ *   the VSM's resultant and moment about the origin.
+ *   AERO_DIRECT freezes f0_i between refreshes (SymbolicAWEModels' REFINE coupling).
+ *   AERO_LINEARIZED (the default for particle wings, as for rigid ones) also takes the slopes
+ *   of the point forces over the wind angles, df_i/dalpha and df_i/dbeta, by forward
+ *   differences at fixed V (two more solves, warm-started from the refresh's circulation, step
+ *   AWE_AERO_PARTICLE_H), and between refreshes applies
+ *     f_i = (rho(z_o) V^2)/(rho_0 V0^2) [f0_i + df_i/dalpha (alpha - alpha0) + df_i/dbeta
+ *           (beta - beta0)]
+ *   at the current apparent wind (V, alpha, beta of va_b as above): exact at the refresh, the
+ *   VSM's first derivatives there, V^2 exact for speed-independent polars; the shape of the
+ *   wing stays that of the refresh. Why: frozen forces are an explicit coupling whose loop
+ *   (angle of attack -> loads -> motion) is closed only at the refreshes; in fast flight it goes
+ *   unstable at 20 Hz (the V3 figure eight: the angle of attack oscillated with a period of two
+ *   refreshes and a growing amplitude above ~25 m/s of apparent wind until the wing folded,
+ *   README "Flying with control"). With the loads following the wind between refreshes the
+ *   same flight is stable at 20 Hz, within 1.0 deg of elevation and 1.2 deg of azimuth of a
+ *   400 Hz reference over 30 s (frozen loads at 100 Hz: 0.3 and 0.4 deg); and as the loads no
+ *   longer jump at a refresh (only by the linear model's second-order error) they excite the
+ *   stiff bridle less. Resultant and moment follow
+ *   the same linear model (slopes summed over the points at their structural places). The
+ *   right-hand side keeps the current point forces (awe_aero_point_forces_b) and their slope
+ *   over va_b (awe_aero_point_force_slope) for the analytic Jacobian.
  * Low wind: below AWE_AERO_MIN_WIND (= vsm_min_wind, 0.5 m/s) a linearized wing is solved at
  *   the same direction with that speed (q -> 0 then makes its loads vanish smoothly), direct and
  *   particle wings get zero loads (SymbolicAWEModels' AeroDirect). No NaN can reach the state.
@@ -98,6 +120,7 @@
 #define AWE_AERO_MAX_DELTA 0.5   /* extrapolation range of the linear model [rad, -] */
 #define AWE_AERO_MAX_LOOP 500    /* iterations of the relaxed loop behind Newton */
 #define AWE_AERO_REVERSED_CD 1.2 /* drag coefficient of a wing in reversed flow [-] */
+#define AWE_AERO_PARTICLE_H 1e-4 /* angle step of a particle wing's slopes [rad] */
 
 typedef struct {
   unsigned long refreshes;  /* wing refreshes (VSM solves or linearizations) */
@@ -127,7 +150,7 @@ int awe_aero_refresh(const awe_model *m, awe_work *w, double t);
  * wing_aero_moment_b, group_moment_aero (right-hand side). */
 void awe_aero_eval(const awe_model *m, awe_work *w);
 
-/* Add the frozen point forces of particle wings to w->force (right-hand side). */
+/* Add the point forces of particle wings to w->force (right-hand side; awe_aero_eval first). */
 void awe_aero_point_forces(const awe_model *m, awe_work *w);
 
 /* Keep a linearized wing's Jacobian while its wind coordinates stay within tol [rad] of where
@@ -142,9 +165,15 @@ void awe_aero_reset_stats(awe_work *w);
 /* Statistics (zeros without aerodynamics). */
 awe_aero_stats awe_aero_get_stats(const awe_work *w);
 
-/* The frozen point forces of particle wings [3 np], body frame of their wing (NULL without
- * aerodynamics), for tests, diagnostics and the Jacobian (jacobian.h). */
+/* The point forces of particle wings [3 np] at the last awe_aero_point_forces, body frame of
+ * their wing (NULL without aerodynamics), for tests, diagnostics and the Jacobian (jacobian.h). */
 const double *awe_aero_point_forces_b(const awe_work *w);
+
+/* G = d f_b/d va_b (row-major) of WING point i of particle wing j at the last evaluation: the
+ * slope of its body-frame aerodynamic force over the apparent wind in body axes. Returns 1 for a
+ * linearized particle wing, else 0 with G = 0 (frozen loads). The Jacobian turns it into the
+ * columns of the origin's velocity and height and of the frame (jacobian.h). */
+int awe_aero_point_force_slope(const awe_work *w, int j, int i, double G[9]);
 
 /* Does the right-hand side apply particle wing j's frozen point forces (a valid model)? */
 int awe_aero_point_forces_on(const awe_work *w, int j);

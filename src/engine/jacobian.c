@@ -253,6 +253,47 @@ static void frame_damping_rows(const sink *k, const awe_model *m, const awe_work
 }
 
 
+/* wing j is a particle wing (its frame comes from reference points, not a state) */
+static int particle_wing(const awe_work *w, int j) { return j >= 0 && w->wing_x[j] < 0; }
+
+
+/* a linearized particle wing's aerodynamic force on point i, R f_b(va_b) with va_b = R^T va_w,
+ * va_w = f(z_o) wind - v_o (aero_coupling.h; G = d f_b/d va_b): its columns of the origin's
+ * velocities, -R G R^T, and heights, R (f_b dlog rho/dz + G R^T f'(z_o) wind) (the density and
+ * the wind profile at the origin), shared by the origin points' weights; the frame's columns
+ * are frame_rows' */
+static void aero_rows(const sink *k, const awe_model *m, const awe_work *w, int i, int j, int r0,
+                      double inv_m) {
+  double G[9];
+  if (!awe_aero_point_force_slope(w, j, i, G)) return;
+  const double *R = w->wing_R + 9 * j, *fb = awe_aero_point_forces_b(w) + 3 * i;
+  double T[9], B[9], gb[3], gz[3], dw[3];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      T[3 * r + c] = G[3 * r] * R[3 * c] + G[3 * r + 1] * R[3 * c + 1] + G[3 * r + 2] * R[3 * c + 2];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      B[3 * r + c] = R[3 * r] * T[c] + R[3 * r + 1] * T[3 + c] + R[3 * r + 2] * T[6 + c];
+  double zo = w->wing_pos[3 * j + 2], dlr = awe_density_dlog(&m->env, zo);
+  double df = m->env.profile_law != 0 ? awe_wind_dfactor(&m->env, zo) : 0.0;
+  for (int c = 0; c < 3; c++) dw[c] = df * w->wind_gnd[c];
+  for (int r = 0; r < 3; r++) gb[r] = fb[r] * dlr + T[3 * r] * dw[0] + T[3 * r + 1] * dw[1] +
+                                      T[3 * r + 2] * dw[2];
+  awe_mat3_vec(R, gb, gz);
+  int adr = m->wing_origin_adr[j], no = m->wing_origin_num[j];
+  double sw = 0.0;
+  for (int e = 0; e < no; e++) sw += m->wing_origin_w[adr + e];
+  if (no == 0 || sw == 0.0) return;
+  for (int e = 0; e < no; e++) {
+    int xo = w->point_x[m->wing_origin_pts[adr + e]];
+    if (xo < 0) continue;
+    double we = m->wing_origin_w[adr + e] / sw;
+    add_block(k, r0, xo + 3, B, -inv_m * we);
+    for (int r = 0; r < 3; r++) add(k, r0 + r, xo + 2, gz[r] * inv_m * we);
+  }
+}
+
+
 static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int i) {
   int o = w->point_x[i];
   for (int e = 0; e < 3; e++) add(k, o + e, o + 3 + e, 1.0); /* d pos/dt = vel */
@@ -281,6 +322,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   int framed = jw >= 0 && (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0);
   for (int c = 0; c < 3; c++) add(k, r0 + c, o + 3 + c, -wfd[c] - (framed ? 0.0 : bfd[c]));
   if (framed) frame_damping_rows(k, m, w, i, jw, r0);
+  if (m->point_type[i] == AWE_PT_WING && particle_wing(w, jw)) aero_rows(k, m, w, i, jw, r0, inv_m);
   double area = m->point_area[i], cd = m->point_cd[i];
   if (area != 0.0 && cd != 0.0) {
     double z = w->pos[3 * i + 2], wind[3], va[3];
@@ -483,10 +525,15 @@ static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *
         if (oi < 0 || m->point_wing[i] != j || !a->pt_simple[i]) continue;
         double d[3] = {0.0, 0.0, 0.0};
         if (aero && m->point_type[i] == AWE_PT_WING) {
-          const double *f = fb + 3 * i;
-          double inv_m = 1.0 / w->mass[i];
+          /* d(R f_b(R^T va_w)) = dR f_b + R G dR^T va_w */
+          const double *f = fb + 3 * i, *vw = w->wing_va + 3 * j;
+          double inv_m = 1.0 / w->mass[i], G[9], t[3], u[3];
+          for (int q = 0; q < 3; q++) t[q] = dR[q] * vw[0] + dR[3 + q] * vw[1] + dR[6 + q] * vw[2];
+          awe_aero_point_force_slope(w, j, i, G);
+          awe_mat3_vec(G, t, u);
           for (int r = 0; r < 3; r++)
-            d[r] += (dR[3 * r] * f[0] + dR[3 * r + 1] * f[1] + dR[3 * r + 2] * f[2]) * inv_m;
+            d[r] += (dR[3 * r] * f[0] + dR[3 * r + 1] * f[1] + dR[3 * r + 2] * f[2] +
+                     R[3 * r] * u[0] + R[3 * r + 1] * u[1] + R[3 * r + 2] * u[2]) * inv_m;
         }
         const double *bfd = m->point_bfd + 3 * i;
         if (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0) {
@@ -573,8 +620,6 @@ static int plain_end(const awe_work *w, int i) {
 }
 
 
-/* wing j is a particle wing (its frame comes from reference points, not a state) */
-static int particle_wing(const awe_work *w, int j) { return j >= 0 && w->wing_x[j] < 0; }
 
 
 /* can point i's velocity rows be written here? (its segments plain; a frame it depends on,

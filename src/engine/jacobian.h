@@ -8,14 +8,17 @@
  *   inside a rigid wing) whose ends are points with a state or fixed points, and the point is
  *   in no group: acc = F/m - wfd .* vel - damping, with F from segment.h, point.h; the
  *   damping bfd .* vel, or R diag(bfd) R^T (vel - vel_origin) for a point of a particle wing
- *   (R its frame); the aerodynamic point forces of a particle wing, R f_b with f_b frozen
- *   between refreshes (aero_coupling.h), depend on the frame only
+ *   (R its frame); the aerodynamic point forces of a particle wing, R f_b (aero_coupling.h):
+ *   frozen f_b depend on the frame only; linearized ones, f_b(va_b) with va_b = R^T (f(z_o)
+ *   wind - v_o) and G = d f_b/d va_b from the coupling, also on the origin's velocity,
+ *   -R G R^T, and height, R (f_b dlog rho/dz + G R^T f'(z_o) wind)
  *   tether length:  d len/dt = winch speed (0 when held)
  *   winch speed (winch.h), when its segments are plain as above and no pulley leg
  *   pulley:  d len/dt = vel,  d vel/dt = (F_s(leg 0) - F_s(leg 1))/m_p - 5 vel (pulley.h)
  * A column j is analytic when every row the pattern lists for it is simple; its entries are
  * then all written here. The positions of a particle wing's reference points also move its
- * frame R: d(R f_b)/dp and d(R B R^T dv)/dp with dR/dp from central differences of the frame
+ * frame R: d(R f_b)/dp (+ R G dR^T va_w for linearized loads) and d(R B R^T dv)/dp with dR/dp
+ * from central differences of the frame
  * alone (wing.h awe_wing_frame_at; no right-hand side).
  * Rigid wings (bodies, twist groups) and quasi-static clusters keep finite differences.
  * Steady state (AWE_CTX_FIX_SPHERE): a particle-wing point's rows are projected radially,

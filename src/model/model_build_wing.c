@@ -165,8 +165,7 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
     snprintf(owner, sizeof(owner), "wing '%s'", w->name);
     m->wing_type[i] = w->type;
     m->wing_aero_mode[i] = w->aero_mode != AWE_AERO_DEFAULT ? w->aero_mode
-                           : w->type == AWE_WING_RIGID     ? AWE_AERO_LINEARIZED
-                                                           : AWE_AERO_DIRECT;
+                                                            : AWE_AERO_LINEARIZED;
     m->wing_y_damping[i] = w->y_damping;
     m->wing_angular_damping[i] = w->angular_damping;
     m->wing_aero_scale_chord[i] = w->aero_scale_chord;

@@ -65,6 +65,9 @@ struct awe_integrator {
   int *col_row_adr, *col_row_num, *col_rows;
   double *yp, *f0, *f1;
   awe_jac_an *an;            /* analytic columns (jacobian.h), NULL with run.jacobian = fd */
+  /* co-rotation of trbdf2's Newton: particle wings' frames and the blocks that turn with them */
+  int nframe, *frame_wing, *rot_adr, *rot_num, *rot_idx;
+  double *fpos;              /* [3 np] point positions of a state (the frames' scratch) */
 };
 
 
@@ -495,6 +498,61 @@ static int jac_wrapper(double t, const double y[], double *dfdy, double dfdt[], 
 }
 
 
+/* trbdf2's co-rotation: the frames of the particle wings at state y */
+static void trbdf2_frame(void *params, const double *y, double *R) {
+  awe_integrator *it = params;
+  const awe_model *m = it->ctx->m;
+  const awe_work *w = it->ctx->w;
+  for (int i = 0; i < m->npoint; i++)
+    if (w->point_x[i] >= 0) memcpy(it->fpos + 3 * i, y + w->point_x[i], 3 * sizeof(double));
+  for (int f = 0; f < it->nframe; f++) awe_wing_frame_at(m, it->frame_wing[f], it->fpos, R + 9 * f);
+}
+
+
+/* the frames that co-rotate trbdf2's Newton: one per particle wing, turning the positions and
+ * velocities of the points of that wing (its WING points, bridle and kcu: every point with a
+ * state that names the wing and is not inside a tether) */
+static int build_frames(awe_integrator *it, const awe_model *m, const awe_work *w) {
+  int nf = 0;
+  for (int j = 0; j < m->nwing; j++) nf += w->wing_x[j] < 0;
+  if (nf == 0) return 0;
+  unsigned char *inner = calloc((size_t)m->npoint + 1, 1);
+  it->frame_wing = malloc(sizeof(int) * (size_t)nf);
+  it->rot_adr = malloc(sizeof(int) * (size_t)nf);
+  it->rot_num = malloc(sizeof(int) * (size_t)nf);
+  it->rot_idx = malloc(sizeof(int) * (2 * (size_t)m->npoint + 1));
+  it->fpos = malloc(sizeof(double) * (3 * (size_t)m->npoint + 1));
+  if (!inner || !it->frame_wing || !it->rot_adr || !it->rot_num || !it->rot_idx || !it->fpos) {
+    free(inner);
+    return -1;
+  }
+  memcpy(it->fpos, m->point_pos0, sizeof(double) * 3 * (size_t)m->npoint);
+  for (int s = 0; s < m->nsegment; s++) {
+    int t = m->segment_tether[s];
+    if (t < 0) continue;
+    for (int e = 0; e < 2; e++) {
+      int p = m->segment_p[2 * s + e];
+      if (p != m->tether_start[t] && p != m->tether_end[t]) inner[p] = 1;
+    }
+  }
+  int nb = 0;
+  for (int j = 0; j < m->nwing; j++) {
+    if (w->wing_x[j] >= 0) continue;
+    int f = it->nframe++;
+    it->frame_wing[f] = j;
+    it->rot_adr[f] = nb;
+    for (int p = 0; p < m->npoint; p++) {
+      if (w->point_x[p] < 0 || m->point_wing[p] != j || inner[p]) continue;
+      it->rot_idx[nb++] = w->point_x[p];
+      it->rot_idx[nb++] = w->point_x[p] + 3;
+    }
+    it->rot_num[f] = nb - it->rot_adr[f];
+  }
+  free(inner);
+  return 0;
+}
+
+
 /* trbdf2's analytic columns: the workspace at (t, y), then jacobian.h */
 static int trbdf2_jac(void *params, double t, const double *y, double *jval) {
   awe_integrator *it = params;
@@ -544,11 +602,21 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   if (*st->type == awe_step_trbdf2) {
     /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
     awe_jac_pattern pat = {n, it->col_row_adr, it->col_row_num, it->col_rows,
-                           &ctx->w->stats.jac, NULL, NULL, NULL};
+                           &ctx->w->stats.jac, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
     if (awe_jac_an_count(it->an) > 0) {
       pat.analytic = awe_jac_an_mask(it->an);
       pat.jac = trbdf2_jac;
       pat.jac_ctx = it;
+    }
+    /* Newton's matrix turns with the particle wings (step_trbdf2.h) */
+    if (build_frames(it, ctx->m, ctx->w)) goto oom;
+    if (it->nframe > 0) {
+      pat.nframe = it->nframe;
+      pat.rot_adr = it->rot_adr;
+      pat.rot_num = it->rot_num;
+      pat.rot_idx = it->rot_idx;
+      pat.frame = trbdf2_frame;
+      pat.frame_ctx = it;
     }
     if (awe_trbdf2_set_pattern(it->d->s, &pat) != GSL_SUCCESS) goto oom;
   }
@@ -574,6 +642,11 @@ void awe_integrator_free(awe_integrator *it) {
   free(it->f0);
   free(it->f1);
   free(it->xmax);
+  free(it->frame_wing);
+  free(it->rot_adr);
+  free(it->rot_num);
+  free(it->rot_idx);
+  free(it->fpos);
   free(it);
 }
 

@@ -25,6 +25,14 @@ typedef struct {
   const unsigned char *analytic;
   int (*jac)(void *jac_ctx, double t, const double *y, double *jval);
   void *jac_ctx;
+  /* optional co-rotation (step_trbdf2.c): nframe frames turn 3-vector blocks of the state;
+   * frame(frame_ctx, y, R) writes their rotations at y (body -> world, 3x3 row-major each);
+   * frame f turns the blocks that start at rot_idx[rot_adr[f] + b], b < rot_num[f]. Newton's
+   * solves then use the factorisation of J's state turned by each frame's rotation since */
+  int nframe;
+  const int *rot_adr, *rot_num, *rot_idx;
+  void (*frame)(void *frame_ctx, const double *y, double *R);
+  void *frame_ctx;
 } awe_jac_pattern;
 
 extern const gsl_odeiv2_step_type *const awe_step_trbdf2;
