@@ -32,7 +32,7 @@
  *                 when the process ends), median of 21 runs,
  *                 for the pendulum, the 2plate kite without and with its steady state, the V3
  * Run from the repository root (make bench / tools/run-bench); `bench_kite startup` runs the
- * start-up rows only, `bench_kite NAME` the flight cases whose label contains NAME.
+ * start-up rows only, `bench_kite NAME` the flight case NAME alone.
  */
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -95,10 +95,10 @@ static int run_case(const char *label, const char *scenario, const char *const *
 }
 
 
-/* run the case in a child process, unless only (not NULL) names other cases */
+/* run the case in a child process, unless only (not NULL) names another case */
 static void spawn_case(const char *only, const char *label, const char *scenario,
                        const char *const *sets) {
-  if (only && !strstr(label, only)) return;
+  if (only && strcmp(label, only) != 0) return;
   fflush(stdout);
   pid_t pid = fork();
   if (pid == 0) _exit(run_case(label, scenario, sets));
@@ -193,8 +193,8 @@ static void flight_cases(const char *only) {
 
 int main(int argc, char **argv) {
   gsl_set_error_handler_off();
-  /* `startup`: the start-up rows only; another argument: the flight cases whose label
-   * contains it (bench_kite v3fig8), without the start-up rows */
+  /* `startup`: the start-up rows only; another argument: the flight case whose label
+   * is it (bench_kite v3fig8-120s), without the start-up rows */
   if (argc < 2 || strcmp(argv[1], "startup") != 0) flight_cases(argc > 1 ? argv[1] : NULL);
   if (argc > 1 && strcmp(argv[1], "startup") != 0) return 0;
   printf("\nstart-up: process start to the first logged row (CSV on a pipe)\n");

@@ -42,6 +42,8 @@ typedef struct {
   int have_gam0;
   double rho0;              /* air density at the origin at the refresh [kg/m^3] */
   double F_da[3], F_db[3];  /* slopes of F_b over alpha and beta [N/rad] */
+  double q_slopes;          /* rho V^2 the slopes are scaled to [kg/(m s^2)] */
+  awe_vsm_section *sec_j;   /* [nsec] the sections where the slopes were computed */
   double M_da[3], M_db[3];  /* of M_b [N m/rad] */
   /* at the last evaluation (awe_aero_eval): the load factor sq = rho V^2/(rho0 V0^2), the
    * angle offsets, the apparent wind, and the slopes of sq and the offsets over it */
@@ -85,6 +87,7 @@ void awe_aero_free(struct awe_aero *a) {
     free(x->pan_k);
     free(x->pan_sc);
     free(x->gam0);
+    free(x->sec_j);
   }
   free(a->wing);
   free(a->point_f_b);
@@ -269,7 +272,8 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   x->area0 = g0.area;
   if (!x->rigid && map_panels(x))
     return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
-  if (!x->rigid && !(x->gam0 = calloc((size_t)x->npan + 1, sizeof(double))))
+  if (!x->rigid && (!(x->gam0 = calloc((size_t)x->npan + 1, sizeof(double))) ||
+                    !(x->sec_j = calloc((size_t)ns, sizeof(awe_vsm_section)))))
     return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
   return AWE_OK;
 }
@@ -613,6 +617,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
     a->st.solves++;
     if (st != AWE_VSM_OK || !finite_n(rp.panel_force, 3 * rp.n_panels)) {
       zero_points(a, x, NULL); /* frozen loads until the next refresh */
+      x->jc_ok = 0;
       return;
     }
     share_panels(x, &rp, f, sc, a->point_tmp);
@@ -635,6 +640,53 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
       }
     }
   }
+  a->st.jacobians++;
+  x->jc_ok = 1;
+  x->yj[0] = V;
+  x->yj[1] = al;
+  x->yj[2] = be;
+  memcpy(x->sec_j, x->sec, sizeof(awe_vsm_section) * (size_t)x->nsec);
+}
+
+
+/* may particle wing x keep its slopes at the wind (V, alpha, beta)? While both angles stay
+ * within jac_tol [rad] of where they were computed, V within that fraction, and every section
+ * point within jac_tol chords (the shape) */
+static int particle_slopes_hold(const struct awe_aero *a, const aero_wing *x, double V,
+                                double al, double be) {
+  const double tol = a->jac_tol, *yj = x->yj;
+  if (!x->jc_ok || !(tol > 0.0)) return 0;
+  if (!(fabs(V / yj[0] - 1.0) <= tol && fabs(remainder(al - yj[1], 2.0 * AWE_PI)) <= tol &&
+        fabs(be - yj[2]) <= tol))
+    return 0;
+  double lim = tol * x->cref;
+  for (int k = 0; k < x->nsec; k++)
+    for (int i = 0; i < 3; i++)
+      if (fabs(x->sec[k].le[i] - x->sec_j[k].le[i]) > lim ||
+          fabs(x->sec[k].te[i] - x->sec_j[k].te[i]) > lim)
+        return 0;
+  return 1;
+}
+
+
+/* the kept slopes rescaled to the dynamic pressure rho V^2 = q */
+static void particle_slopes_rescale(struct awe_aero *a, aero_wing *x, double q) {
+  double r = q / x->q_slopes;
+  for (int k = 0; k < x->nsec; k++) {
+    int pp[2] = {x->sec_le[k], x->sec_te[k]};
+    for (int e = 0; e < 2; e++)
+      for (int i = 0; i < 3; i++) {
+        a->point_da[3 * pp[e] + i] *= r;
+        a->point_db[3 * pp[e] + i] *= r;
+      }
+  }
+  for (int i = 0; i < 3; i++) {
+    x->F_da[i] *= r;
+    x->F_db[i] *= r;
+    x->M_da[i] *= r;
+    x->M_db[i] *= r;
+  }
+  x->q_slopes = q;
 }
 
 
@@ -663,19 +715,23 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
     memset(x->F_b, 0, sizeof(x->F_b));
     memset(x->M_b, 0, sizeof(x->M_b));
     x->y0[0] = 0.0;
+    x->jc_ok = 0;
     x->valid = 1;
     return 0;
   }
   if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
   awe_vsm_result r;
+  x->jc_ok = x->jc_ok && x->mode == AWE_AERO_LINEARIZED; /* cleared below if the solve fails */
   /* warm start: the circulation of the last refresh (a linearized refresh ends on a
    * perturbed solve) */
   int st = awe_vsm_solve_from(x->vsm, va, NULL, NULL, x->have_gam0 ? x->gam0 : NULL, &r);
   a->st.solves++;
   x->have_gam0 = 0;
   if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.panel_force, 3 * r.n_panels) ||
-      !plausible(x, r.force, r.moment, r.q_inf * r.area))
+      !plausible(x, r.force, r.moment, r.q_inf * r.area)) {
+    x->jc_ok = 0;
     return -1;
+  }
   x->rho0 = awe_density(&m->env, o[2]);
   double f = x->rho0 / x->rho_vsm;
   for (int i = 0; i < 3; i++) {
@@ -688,7 +744,14 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
   memcpy(x->gam0, r.gamma, sizeof(double) * (size_t)n);
   x->have_gam0 = 1;
   x->valid = 1;
-  if (x->mode == AWE_AERO_LINEARIZED) particle_slopes(a, x, f, sc, va);
+  if (x->mode != AWE_AERO_LINEARIZED) return 0;
+  double q = x->rho0 * x->y0[0] * x->y0[0];
+  if (particle_slopes_hold(a, x, x->y0[0], x->y0[1], x->y0[2])) {
+    particle_slopes_rescale(a, x, q); /* one solve instead of three */
+  } else {
+    particle_slopes(a, x, f, sc, va);
+    x->q_slopes = q;
+  }
   return 0;
 }
 

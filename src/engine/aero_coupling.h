@@ -83,7 +83,13 @@
  *   400 Hz reference over 30 s (frozen loads at 100 Hz: 0.3 and 0.4 deg); and as the loads no
  *   longer jump at a refresh (only by the linear model's second-order error) they excite the
  *   stiff bridle less. Resultant and moment follow
- *   the same linear model (slopes summed over the points at their structural places). The
+ *   the same linear model (slopes summed over the points at their structural places). Like a
+ *   rigid wing's coefficient slopes, the point-force slopes are kept from refresh to refresh
+ *   (one solve instead of three; rescaled to the refresh's rho V^2) while alpha and beta stay
+ *   within run.vsm_jacobian_tol [rad] of where they were computed, V within that fraction and
+ *   every section point within that many chords (the shape): a second-order error in the loads;
+ *   the V3 parked 60 s linearizes at 380 of 1200 refreshes, within 0.3 N of winch force and
+ *   2e-6 rad of fresh slopes at every refresh (v3-60s 113x -> 141x). The
  *   right-hand side keeps the current point forces (awe_aero_point_forces_b) and their slope
  *   over va_b (awe_aero_point_force_slope) for the analytic Jacobian.
  * Low wind: below AWE_AERO_MIN_WIND (= vsm_min_wind, 0.5 m/s) a linearized wing is solved at
@@ -127,7 +133,7 @@ typedef struct {
   unsigned long failures;   /* refreshes whose solve failed (previous model kept) */
   unsigned long low_wind;   /* refreshes below AWE_AERO_MIN_WIND */
   unsigned long solves;     /* VSM solves, linearization included */
-  unsigned long jacobians;  /* linearizations of rigid wings (the others kept the last one) */
+  unsigned long jacobians;  /* linearizations of wings (the others kept the last slopes) */
   unsigned long reversed;   /* refreshes in reversed flow (no VSM solve) */
   double t_fail;            /* time of the first failure [s] */
 } awe_aero_stats;

@@ -28,6 +28,10 @@ struct awe_jac_an {
   int *fr_adr, *fr_pt;
   double *pos_scr;
   double **slot;            /* [6 n] scratch: entries of one column in one point's rows */
+  struct seg_der *sd;       /* [ns] each segment's derivatives, once per evaluation (sd_ok) */
+  unsigned char *sd_ok;
+  double *pt_g;             /* [9 np] frame_rows' scratch: G of each point's aerodynamic force */
+  double *pt_b;             /* [3 np] and B R^T (v - v_o) of its body-frame damping */
   /* the pattern lookups of the last evaluation, in call order (entry): the assembly asks for
    * the same (i, j) in the same order every time, so a lookup is one comparison; a different
    * order (a branch taken differently) searches and records again. Scratch like slot. */
@@ -35,7 +39,7 @@ struct awe_jac_an {
 };
 
 /* the derivatives of one segment's end forces (jacobian.h) */
-typedef struct {
+typedef struct seg_der {
   double K[9], C[9], dl0[3]; /* d(F_s u)/d d, /d dv, /d l0 (force on end a) */
   double gk[3], gc, gl0, gpv; /* the scalar F_s: d/d d, d/d dv = gc u, d/d l0, d/d pulley vel */
   double Gd[9], Ga[9], gz[3]; /* line drag: d F_d/d d, /d va, /d z_mid (whole drag) */
@@ -178,6 +182,16 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
 }
 
 
+/* segment s's derivatives, computed at its first use in this evaluation */
+static const seg_der *seg_get(const awe_jac_an *a, const awe_model *m, const awe_work *w, int s) {
+  if (!a->sd_ok[s]) {
+    seg_derivs(m, w, s, a->sd + s);
+    a->sd_ok[s] = 1;
+  }
+  return a->sd + s;
+}
+
+
 /* the state column segment s's rest length depends on (a tether's length: l0 = len/n; a
  * pulley's length: l0 = len or sum - len) and d l0/d that state, or -1 */
 static int l0_col(const awe_model *m, const awe_work *w, int s, double *dl0_dx) {
@@ -303,9 +317,8 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   int r0 = o + 3;
   for (int e = 0; e < w->point_seg_num[i]; e++) {
     int s = w->point_segs[w->point_seg_adr[i] + e];
-    seg_der g;
-    seg_derivs(m, w, s, &g);
-    add_segment(k, m, w, s, &g, w->point_seg_sign[w->point_seg_adr[i] + e], 0.5, r0, inv_m);
+    add_segment(k, m, w, s, seg_get(k->a, m, w, s), w->point_seg_sign[w->point_seg_adr[i] + e],
+                0.5, r0, inv_m);
     /* the mass follows the rest length: d acc/d x += (-g e_z - F/m) dm/d x / m */
     double dl;
     int xl = l0_col(m, w, s, &dl);
@@ -354,8 +367,7 @@ static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, in
   for (int leg = 0; leg < 2; leg++) {
     int s = m->pulley_seg[2 * p + leg];
     double sg = (leg == 0 ? 1.0 : -1.0) * inv_m;
-    seg_der g;
-    seg_derivs(m, w, s, &g);
+    const seg_der g = *seg_get(k->a, m, w, s);
     const awe_seg_hot *h = w->seg_hot + s;
     int xa = w->point_x[h->a], xb = w->point_x[h->b];
     const double *u = w->seg_dir + 3 * s;
@@ -395,8 +407,7 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
   /* d acc_w = s F^T dF_w, dF_w = sum sigma d(F_s u) (no drag) */
   for (int e = 0; e < w->winch_seg_num[wi]; e++) {
     int sg = segs[e];
-    seg_der g;
-    seg_derivs(m, w, sg, &g);
+    const seg_der g = *seg_get(k->a, m, w, sg);
     const awe_seg_hot *h = w->seg_hot + sg;
     int xa = w->point_x[h->a], xb = w->point_x[h->b];
     /* F^T K (and C) */
@@ -505,7 +516,16 @@ static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *
   const double h = 1e-4;
   const double *fb = awe_aero_point_forces_b(w);
   int aero = fb && awe_aero_point_forces_on(w, j);
-  const double *R = w->wing_R + 9 * j, *vo = w->wing_vel + 3 * j;
+  const double *R = w->wing_R + 9 * j, *vo = w->wing_vel + 3 * j, *vw = w->wing_va + 3 * j;
+  /* what does not depend on the column: G of the aerodynamic force, B R^T (v - v_o) */
+  for (int i = 0; i < m->npoint; i++) {
+    if (w->point_x[i] < 0 || m->point_wing[i] != j || !a->pt_simple[i]) continue;
+    if (aero && m->point_type[i] == AWE_PT_WING) awe_aero_point_force_slope(w, j, i, a->pt_g + 9 * i);
+    const double *bfd = m->point_bfd + 3 * i;
+    double dv[3], *b1 = a->pt_b + 3 * i;
+    awe_v3_sub(dv, w->vel + 3 * i, vo);
+    for (int q = 0; q < 3; q++) b1[q] = bfd[q] * (R[q] * dv[0] + R[3 + q] * dv[1] + R[6 + q] * dv[2]);
+  }
   double *pos = a->pos_scr;
   memcpy(pos, w->pos, sizeof(double) * 3 * (size_t)m->npoint);
   for (int e = a->fr_adr[j]; e < a->fr_adr[j + 1]; e++) {
@@ -513,24 +533,23 @@ static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *
     for (int c = 0; c < 3; c++) {
       int col = o + c;
       if (!a->mask[col]) continue;
-      double Rp[9], Rm[9], dR[9];
+      double Rp[9], Rm[9], dR[9], t[3];
       pos[3 * p + c] = w->pos[3 * p + c] + h;
       awe_wing_frame_at(m, j, pos, Rp);
       pos[3 * p + c] = w->pos[3 * p + c] - h;
       awe_wing_frame_at(m, j, pos, Rm);
       pos[3 * p + c] = w->pos[3 * p + c];
       for (int q = 0; q < 9; q++) dR[q] = (Rp[q] - Rm[q]) / (2.0 * h);
+      for (int q = 0; q < 3; q++) t[q] = dR[q] * vw[0] + dR[3 + q] * vw[1] + dR[6 + q] * vw[2];
       for (int i = 0; i < m->npoint; i++) {
         int oi = w->point_x[i];
         if (oi < 0 || m->point_wing[i] != j || !a->pt_simple[i]) continue;
         double d[3] = {0.0, 0.0, 0.0};
         if (aero && m->point_type[i] == AWE_PT_WING) {
           /* d(R f_b(R^T va_w)) = dR f_b + R G dR^T va_w */
-          const double *f = fb + 3 * i, *vw = w->wing_va + 3 * j;
-          double inv_m = 1.0 / w->mass[i], G[9], t[3], u[3];
-          for (int q = 0; q < 3; q++) t[q] = dR[q] * vw[0] + dR[3 + q] * vw[1] + dR[6 + q] * vw[2];
-          awe_aero_point_force_slope(w, j, i, G);
-          awe_mat3_vec(G, t, u);
+          const double *f = fb + 3 * i;
+          double inv_m = 1.0 / w->mass[i], u[3];
+          awe_mat3_vec(a->pt_g + 9 * i, t, u);
           for (int r = 0; r < 3; r++)
             d[r] += (dR[3 * r] * f[0] + dR[3 * r + 1] * f[1] + dR[3 * r + 2] * f[2] +
                      R[3 * r] * u[0] + R[3 * r + 1] * u[1] + R[3 * r + 2] * u[2]) * inv_m;
@@ -538,12 +557,11 @@ static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *
         const double *bfd = m->point_bfd + 3 * i;
         if (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0) {
           /* acc -= R B R^T dv:  d = -(dR B R^T dv + R B dR^T dv) */
-          double dv[3], b1[3], b2[3];
+          const double *b1 = a->pt_b + 3 * i;
+          double dv[3], b2[3];
           awe_v3_sub(dv, w->vel + 3 * i, vo);
-          for (int q = 0; q < 3; q++) {
-            b1[q] = bfd[q] * (R[q] * dv[0] + R[3 + q] * dv[1] + R[6 + q] * dv[2]);
+          for (int q = 0; q < 3; q++)
             b2[q] = bfd[q] * (dR[q] * dv[0] + dR[3 + q] * dv[1] + dR[6 + q] * dv[2]);
-          }
           for (int r = 0; r < 3; r++)
             d[r] -= dR[3 * r] * b1[0] + dR[3 * r + 1] * b1[1] + dR[3 * r + 2] * b1[2] +
                     R[3 * r] * b2[0] + R[3 * r + 1] * b2[1] + R[3 * r + 2] * b2[2];
@@ -558,6 +576,7 @@ static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *
 static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
   const awe_model *m = ctx->m;
   const awe_work *w = ctx->w;
+  memset(a->sd_ok, 0, (size_t)m->nsegment);
   for (int i = 0; i < m->npoint; i++)
     if (w->point_x[i] >= 0 && !w->point_slave[i]) point_rows(k, m, w, i);
   for (int p = 0; p < m->npulley; p++)
@@ -604,6 +623,10 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->fr_pt);
   free(a->pos_scr);
   free(a->slot);
+  free(a->sd);
+  free(a->sd_ok);
+  free(a->pt_g);
+  free(a->pt_b);
   free(a->lk_i);
   free(a->lk_j);
   free(a->lk_off);
@@ -661,6 +684,10 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->fr_pt = malloc(sizeof(int) * ((size_t)m->nwing * (size_t)m->npoint + 1));
   a->pos_scr = malloc(sizeof(double) * (3 * (size_t)m->npoint + 1));
   a->slot = calloc((size_t)n + 1, sizeof(double *));
+  a->sd = malloc(sizeof(seg_der) * ((size_t)m->nsegment + 1));
+  a->sd_ok = calloc((size_t)m->nsegment + 1, 1);
+  a->pt_g = malloc(sizeof(double) * (9 * (size_t)m->npoint + 1));
+  a->pt_b = malloc(sizeof(double) * (3 * (size_t)m->npoint + 1));
   long nnz = 0;
   for (int j = 0; j < n; j++) nnz += col_num[j];
   a->lk_cap = (int)(2 * nnz + 64); /* lookups per evaluation: at most one per entry and block */
@@ -672,6 +699,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
       !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot ||
+      !a->sd || !a->sd_ok || !a->pt_g || !a->pt_b ||
       !a->lk_i || !a->lk_j || !a->lk_off || !a->lk_len || !row_ok || !seen || !in_group) {
     free(row_ok);
     free(seen);
