@@ -25,7 +25,8 @@
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
  * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
- * real-time factor (flight only), stepper statistics, VSM refreshes and their wall share.
+ * real-time factor (flight only), stepper statistics (steps, right-hand sides, Jacobians,
+ * trbdf2's factorisations/solves), VSM refreshes and their wall share.
  *   startup       process start (fork/exec of ./awesim) until the first logged row arrives on
  *                 a pipe: `awesim simulate SCENARIO --no-hdf5 --csv=time --set run.duration=0`
  *                 (the row at t = 0 only; stdout to a pipe is block-buffered, so the row arrives
@@ -70,6 +71,7 @@ static int run_case(const char *label, const char *scenario, const char *const *
   int rc = awe_sim_start(sim, &err) ? 1 : 0;
   double t1 = now();
   unsigned long steps0 = sim->w->stats.steps, rhs0 = sim->w->stats.rhs, jac0 = sim->w->stats.jac;
+  unsigned long lu0 = sim->w->stats.lu, sol0 = sim->w->stats.lu_solves;
   long n = awe_sim_log_steps(m);
   for (long k = 1; k <= n && !rc; k++)
     if (awe_sim_step(sim, awe_sim_log_time(m, k), &err)) rc = 1;
@@ -81,10 +83,11 @@ static int run_case(const char *label, const char *scenario, const char *const *
   double per = (now() - tr) / 20.0;
   awe_aero_stats as = awe_aero_get_stats(sim->w);
   const awe_stats *st = &sim->w->stats;
-  printf("%-17s %7.3f s  %6.1f s %8.3f s %7.0fx  steps %6lu  rhs %7lu  jac %5lu  VSM %5lu "
-         "(%4.0f us, %3.0f%%)%s%s\n",
+  printf("%-17s %7.3f s  %6.1f s %8.3f s %7.0fx  steps %6lu  rhs %7lu  jac %5lu  lu %5lu/%7lu  "
+         "VSM %5lu (%4.0f us, %3.0f%%)%s%s\n",
          label, t1 - t0, sim->t, wall, wall > 0 ? sim->t / wall : 0.0, st->steps - steps0,
-         st->rhs - rhs0, st->jac - jac0, as.refreshes - 20, per * 1e6,
+         st->rhs - rhs0, st->jac - jac0, st->lu - lu0, st->lu_solves - sol0, as.refreshes - 20,
+         per * 1e6,
          wall > 0 ? 100.0 * per * (double)(as.refreshes - 20) / wall : 0.0,
          rc ? "  FAILED: " : "", rc ? err.msg : "");
   fflush(stdout);

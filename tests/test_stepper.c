@@ -346,8 +346,7 @@ static void whirl3_run(int corot, unsigned long *failed, long *nfe, unsigned lon
     for (int i = 0; i < 6; i++) rows[6 * j + i] = i;
   }
   *njac = 0;
-  awe_jac_pattern pat = {6, adr, num, rows, njac, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL,
-                         NULL};
+  awe_jac_pattern pat = {.n = 6, .col_adr = adr, .col_num = num, .rows = rows, .njac = njac};
   if (corot) {
     pat.nframe = 1;
     pat.rot_adr = rot_adr;

@@ -45,6 +45,7 @@ typedef struct {
   unsigned long steps;     /* accepted integrator steps */
   unsigned long rejected;  /* rejected (retried) steps */
   unsigned long qs_solves, qs_iter; /* quasi-static Newton solves and iterations */
+  unsigned long lu, lu_solves; /* trbdf2: factorisations and solves of its iteration matrix */
 } awe_stats;
 
 /* Flags of one right-hand-side call (awe_ctx.flags in rhs.h), kept in the workspace (flags

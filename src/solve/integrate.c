@@ -601,8 +601,9 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   if (hmax > 0.0) gsl_odeiv2_driver_set_hmax(it->d, hmax);
   if (*st->type == awe_step_trbdf2) {
     /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
-    awe_jac_pattern pat = {n, it->col_row_adr, it->col_row_num, it->col_rows,
-                           &ctx->w->stats.jac, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+    awe_jac_pattern pat = {.n = n, .col_adr = it->col_row_adr, .col_num = it->col_row_num,
+                           .rows = it->col_rows, .njac = &ctx->w->stats.jac,
+                           .nfact = &ctx->w->stats.lu, .nsolve = &ctx->w->stats.lu_solves};
     if (awe_jac_an_count(it->an) > 0) {
       pat.analytic = awe_jac_an_mask(it->an);
       pat.jac = trbdf2_jac;

@@ -33,8 +33,10 @@
  * Why fp and not f(t, y): a stiff component sits on its slow manifold only to within the
  * tolerance, and f amplifies that offset by its stiffness (a V3 bridle point, k/m ~ 4e6 1/s^2:
  * 4000 m/s^2 from a millimetre), while z3/h of the implicit stage is the slow derivative.
- * J is kept across steps while Newton converges within TB_SLOW iterations per stage; after a
- * slower step, or when Newton fails with an old J, J is recomputed at the predicted midpoint
+ * J is kept across steps while Newton converges within TB_SLOW iterations per stage and
+ * contracts by TB_THETA or better from its third iteration on (the first corrections carry the
+ * predictor's error, not J's age); after a slower step, or when Newton fails with an old J, J
+ * is recomputed at the predicted midpoint
  * of the step, y + (h/2) fp (then the step is repeated once). Why not at y: the stiffest terms
  * are dampers along lines that turn with the wing (the V3's trailing-edge wires and
  * diagonals, c/m ~ 1e6 1/s), and Newton's contraction is their turn during the step times the
@@ -102,7 +104,8 @@
 #define TB_PATIENCE 3      /* iterations before a contraction above TB_DIVERGE fails: the */
 #define TB_DIVERGE 2.0     /* first corrections of a kinked right-hand side (slack lines) */
                            /* may grow and still converge (0.9 from the start: 2x the J) */
-#define TB_SLOW 3          /* more iterations in a stage: a fresh J for the next step */
+#define TB_SLOW 6          /* more iterations in a stage, or a contraction above TB_THETA */
+#define TB_THETA 0.3       /* from the third iteration on: a fresh J for the next step */
 #define TB_AA 2            /* Anderson depth (1 and 2 alike, 3 and 4 slower; see the head) */
 
 static const double TB_GAMMA = 2.0 - M_SQRT2;
@@ -114,7 +117,7 @@ typedef struct {
   const gsl_odeiv2_driver *drv;
   /* pattern (owned copies) and its colouring */
   int ncolor, *color_adr, *color_cols, *col_adr, *col_num, *rows;
-  unsigned long *njac;
+  unsigned long *njac, *nfact, *nsolve;
   int (*jac)(void *, double, const double *, double *); /* analytic columns, or NULL */
   void *jac_ctx;
   awe_slu *lu;
@@ -122,6 +125,7 @@ typedef struct {
   int have_j;                /* jval holds a Jacobian */
   double c_fact;             /* d h of the factorisation (0: none) */
   int iters;                 /* most Newton iterations of a stage in the current attempt */
+  double theta_max;          /* slowest contraction of a stage in the current attempt */
   double *f0, *z1, *z2, *z3, *base, *ys, *fs, *del, *inv_d, *yp, *f1, *fj, *fp;
   double *aa_r, *aa_z;       /* Anderson: TB_AA differences of corrections and iterates */
   double *r_prev, *z_prev;   /* the last correction and iterate */
@@ -164,6 +168,8 @@ static int install_pattern(trbdf2_state *s, const awe_jac_pattern *p) {
   int n = p->n, nnz = 0;
   for (int j = 0; j < n; j++) nnz += p->col_num[j];
   s->njac = p->njac;
+  s->nfact = p->nfact;
+  s->nsolve = p->nsolve;
   s->jac = p->analytic ? p->jac : NULL;
   s->jac_ctx = p->jac_ctx;
   s->color_adr = calloc((size_t)n + 2, sizeof(int));
@@ -247,7 +253,7 @@ static int dense_pattern(trbdf2_state *s) {
       num[j] = n;
       for (int i = 0; i < n; i++) rows[j * n + i] = i;
     }
-    awe_jac_pattern p = {n, adr, num, rows, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL};
+    awe_jac_pattern p = {.n = n, .col_adr = adr, .col_num = num, .rows = rows};
     rc = install_pattern(s, &p);
   }
   free(adr);
@@ -396,6 +402,7 @@ static void turn(const trbdf2_state *s, double *v, int tr) {
 /* solve M x = v in place with M = T M_j T^T, M_j factorised at J's state (co-rotation) */
 static void solve(const trbdf2_state *s, double *v) {
   if (s->have_rd) turn(s, v, 1);
+  if (s->nsolve) (*s->nsolve)++;
   awe_slu_solve(s->lu, v);
   if (s->have_rd) turn(s, v, 0);
 }
@@ -482,6 +489,7 @@ static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, doub
     if (!isfinite(dn)) return GSL_FAILURE;
     if (k > 0) {
       double theta = dn / prev;
+      if (k >= 2 && theta > s->theta_max) s->theta_max = theta;
       if (theta >= TB_DIVERGE && k >= TB_PATIENCE) return GSL_FAILURE;
       double eta = theta < 1.0 ? theta / (1.0 - theta) : INFINITY;
       if (eta * dn <= TB_KAPPA) {
@@ -533,11 +541,13 @@ static int stages(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, doubl
   size_t n = s->n;
   double c = TB_D * h;
   if (s->c_fact == 0.0 || fabs(c / s->c_fact - 1.0) > TB_REFACTOR) {
+    if (s->nfact) (*s->nfact)++;
     if (awe_slu_factor(s->lu, c, s->jval)) return GSL_FAILURE;
     s->c_fact = c;
   }
   const double *fp = slow_derivative(s);
   s->iters = 0;
+  s->theta_max = 0.0;
   for (size_t i = 0; i < n; i++) {
     s->z1[i] = h * s->f0[i];
     s->z2[i] = h * fp[i];
@@ -585,7 +595,8 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
     st = stages(s, sys, t, h, y);
   }
   if (st != GSL_SUCCESS) return st; /* evolve restores y and halves h */
-  if (s->iters > TB_SLOW) s->have_j = 0; /* J has aged: renew it for the next step */
+  /* J has aged: renew it for the next step */
+  if (s->iters > TB_SLOW || s->theta_max > TB_THETA) s->have_j = 0;
   const double e1 = (4.0 * TB_W - 1.0) / 3.0, e2 = -1.0 / 3.0, e3 = 2.0 * TB_D / 3.0;
   for (size_t i = 0; i < dim; i++) yerr[i] = e1 * s->z1[i] + e2 * s->z2[i] + e3 * s->z3[i];
   solve(s, yerr);
@@ -617,6 +628,8 @@ int awe_trbdf2_set_pattern(gsl_odeiv2_step *step, const awe_jac_pattern *p) {
   s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
   s->jval = NULL;
   s->lu = NULL;
+  s->rot_adr = s->rot_num = s->rot_idx = NULL;
+  s->R_j = s->R_s = s->R_d = NULL;
   if (install_pattern(s, p)) {
     free_pattern(s);
     *s = keep;

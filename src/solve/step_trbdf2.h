@@ -19,6 +19,7 @@ typedef struct {
   int n;
   const int *col_adr, *col_num, *rows;
   unsigned long *njac; /* incremented per Jacobian; may be NULL */
+  unsigned long *nfact, *nsolve; /* incremented per factorisation and per solve; may be NULL */
   /* optional analytic columns (jacobian.h): analytic[j] != 0 marks them; jac(jac_ctx, t, y,
    * jval) fills them on the packed pattern (columns in order from 0) before the finite
    * differences of the others; its status is the Jacobian's */
