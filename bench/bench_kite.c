@@ -17,11 +17,11 @@
  *                 20 Hz VSM, 60 s after the scenario's steady state (as `awesim simulate` runs it)
  *   v3cold-60s    the same without the steady state (released from the structure's pose)
  *   v3fig8-120s   scenarios/v3_figure_eight.yaml: the V3 kite flying low figure eights under
- *                 the figure_eight controller, VSM at 100 Hz and controller at 20 Hz, its full
- *                 120 s (12 figures; tests/v3_figure_eight.sh checks 40 s of it)
+ *                 the figure_eight controller, VSM (linearized loads) and controller at 20 Hz,
+ *                 its full 120 s (11 figures; tests/v3_figure_eight.sh checks 40 s of it)
  *   v3pump-320s   scenarios/v3_pumping.yaml: the V3 kite in pumping cycles (figure eights in
- *                 reel-out, reel-in steered high), its full 320 s (three full cycles;
- *                 tests/v3_pumping.sh checks the first 90 s)
+ *                 reel-out, reel-in steered high; VSM at 100 Hz), its full 320 s (three full
+ *                 cycles; tests/v3_pumping.sh checks the first 90 s)
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
  * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
