@@ -89,7 +89,8 @@
  *   within run.vsm_jacobian_tol [rad] of where they were computed, V within that fraction and
  *   every section point within that many chords (the shape): a second-order error in the loads;
  *   the V3 parked 60 s linearizes at 380 of 1200 refreshes, within 0.3 N of winch force and
- *   2e-6 rad of fresh slopes at every refresh (v3-60s 113x -> 141x). The
+ *   2e-6 rad of fresh slopes at every refresh (at 0.01 rad, the V3 scenarios' setting: 72, 1.4 N;
+ *   v3-60s 113x -> 141x -> 165x). The
  *   right-hand side keeps the current point forces (awe_aero_point_forces_b) and their slope
  *   over va_b (awe_aero_point_force_slope) for the analytic Jacobian.
  * Low wind: below AWE_AERO_MIN_WIND (= vsm_min_wind, 0.5 m/s) a linearized wing is solved at
