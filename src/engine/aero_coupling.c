@@ -601,7 +601,7 @@ static void zero_points(struct awe_aero *a, aero_wing *x, double *at) {
  * forward differences (two solves from the circulation of the refresh, gam0), and the
  * resultant's and its moment's slopes (points at their structural place in the body frame) */
 static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double sc,
-                            const double *va) {
+                            const double *va, double qa) {
   double V, al, be;
   wind_angles(va, &V, &al, &be);
   double *slope[2] = {a->point_da, a->point_db};
@@ -638,6 +638,14 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
         awe_v3_addto(Fs[q], 1.0, d);
         awe_v3_addto(Ms[q], 1.0, t);
       }
+    }
+    /* a perturbed solve that settled on another branch of a stalled wing gives a slope of
+     * their difference over 1e-4 rad: no plausible lift slope; frozen loads instead */
+    double lim = AWE_AERO_MAX_SLOPE * qa;
+    if (!(awe_v3_norm(Fs[q]) <= lim && awe_v3_norm(Ms[q]) <= lim * (x->rmax + x->cref))) {
+      zero_points(a, x, NULL);
+      x->jc_ok = 0;
+      return;
     }
   }
   a->st.jacobians++;
@@ -749,7 +757,7 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
   if (particle_slopes_hold(a, x, x->y0[0], x->y0[1], x->y0[2])) {
     particle_slopes_rescale(a, x, q); /* one solve instead of three */
   } else {
-    particle_slopes(a, x, f, sc, va);
+    particle_slopes(a, x, f, sc, va, f * r.q_inf * r.area);
     x->q_slopes = q;
   }
   return 0;

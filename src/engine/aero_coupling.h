@@ -83,7 +83,11 @@
  *   400 Hz reference over 30 s (frozen loads at 100 Hz: 0.3 and 0.4 deg); and as the loads no
  *   longer jump at a refresh (only by the linear model's second-order error) they excite the
  *   stiff bridle less. Resultant and moment follow
- *   the same linear model (slopes summed over the points at their structural places). Like a
+ *   the same linear model (slopes summed over the points at their structural places). Slopes
+ *   of the resultant above AWE_AERO_MAX_SLOPE q A per rad (or of its moment above that times
+ *   the wing's reach) come from a perturbed solve that settled on another branch of a stalled
+ *   wing: the loads are then frozen until the next refresh (the V3's slopes stay below 5.9 per
+ *   rad, released cold, and 3.5 in the figure eight). Like a
  *   rigid wing's coefficient slopes, the point-force slopes are kept from refresh to refresh
  *   (one solve instead of three; rescaled to the refresh's rho V^2) while alpha and beta stay
  *   within run.vsm_jacobian_tol [rad] of where they were computed, V within that fraction and
@@ -128,6 +132,8 @@
 #define AWE_AERO_MAX_LOOP 500    /* iterations of the relaxed loop behind Newton */
 #define AWE_AERO_REVERSED_CD 1.2 /* drag coefficient of a wing in reversed flow [-] */
 #define AWE_AERO_PARTICLE_H 1e-4 /* angle step of a particle wing's slopes [rad] */
+#define AWE_AERO_MAX_SLOPE 12.566370614359172 /* plausible |dC_F/dangle|: 4 pi per rad, */
+                                 /* twice a thin airfoil's lift slope */
 
 typedef struct {
   unsigned long refreshes;  /* wing refreshes (VSM solves or linearizations) */
