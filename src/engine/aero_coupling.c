@@ -46,8 +46,8 @@ typedef struct {
   awe_vsm_section *sec_j;   /* [nsec] the sections where the slopes were computed */
   double M_da[3], M_db[3];  /* of M_b [N m/rad] */
   /* at the last evaluation (awe_aero_eval): the load factor sq = rho V^2/(rho0 V0^2), the
-   * angle offsets, the apparent wind, and the slopes of sq and the offsets over it */
-  double sq, dal, dbe, va[3], dsq[3], ddal[3], ddbe[3];
+   * angle offsets, and their slopes over the apparent wind va_b */
+  double sq, dal, dbe, dsq[3], ddal[3], ddbe[3];
 } aero_wing;
 
 struct awe_aero {
@@ -533,13 +533,19 @@ static int refresh_direct(const awe_model *m, awe_work *w, int j, aero_wing *x) 
 }
 
 
+/* zero the 3-vectors of particle wing x's points in v [3 np] */
+static void zero_points(const aero_wing *x, double *v) {
+  for (int k = 0; k < x->nsec; k++) {
+    memset(v + 3 * x->sec_le[k], 0, 3 * sizeof(double));
+    memset(v + 3 * x->sec_te[k], 0, 3 * sizeof(double));
+  }
+}
+
+
 /* particle wing: the panel loads of r, times f, shared out to the LE/TE points in out (body
  * frame; the wing's points zeroed first) */
 static void share_panels(aero_wing *x, const awe_vsm_result *r, double f, double sc, double *out) {
-  for (int k = 0; k < x->nsec; k++) {
-    memset(out + 3 * x->sec_le[k], 0, 3 * sizeof(double));
-    memset(out + 3 * x->sec_te[k], 0, 3 * sizeof(double));
-  }
+  zero_points(x, out);
   awe_vsm_geometry g;
   awe_vsm_wing_geometry(x->vsm, &g);
   double sc1 = 1.0 / sc;
@@ -582,18 +588,15 @@ static void share_panels(aero_wing *x, const awe_vsm_result *r, double f, double
 }
 
 
-/* zero the loads (at = point_f_b) or the slopes (at = NULL) of particle wing x's points */
-static void zero_points(struct awe_aero *a, aero_wing *x, double *at) {
-  double *arr[2] = {at ? at : a->point_da, at ? NULL : a->point_db};
-  for (int q = 0; q < 2; q++) {
-    if (!arr[q]) continue;
-    for (int k = 0; k < x->nsec; k++) {
-      memset(arr[q] + 3 * x->sec_le[k], 0, 3 * sizeof(double));
-      memset(arr[q] + 3 * x->sec_te[k], 0, 3 * sizeof(double));
-    }
-  }
-  if (!at) memset(x->F_da, 0, 3 * sizeof(double)), memset(x->F_db, 0, 3 * sizeof(double)),
-           memset(x->M_da, 0, 3 * sizeof(double)), memset(x->M_db, 0, 3 * sizeof(double));
+/* no slopes: particle wing x's loads frozen until the next refresh */
+static void zero_slopes(struct awe_aero *a, aero_wing *x) {
+  zero_points(x, a->point_da);
+  zero_points(x, a->point_db);
+  memset(x->F_da, 0, sizeof(x->F_da));
+  memset(x->F_db, 0, sizeof(x->F_db));
+  memset(x->M_da, 0, sizeof(x->M_da));
+  memset(x->M_db, 0, sizeof(x->M_db));
+  x->jc_ok = 0;
 }
 
 
@@ -616,8 +619,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
     int st = awe_vsm_solve_from(x->vsm, vp, NULL, NULL, x->gam0, &rp);
     a->st.solves++;
     if (st != AWE_VSM_OK || !finite_n(rp.panel_force, 3 * rp.n_panels)) {
-      zero_points(a, x, NULL); /* frozen loads until the next refresh */
-      x->jc_ok = 0;
+      zero_slopes(a, x);
       return;
     }
     share_panels(x, &rp, f, sc, a->point_tmp);
@@ -643,8 +645,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
      * their difference over 1e-4 rad: no plausible lift slope; frozen loads instead */
     double lim = AWE_AERO_MAX_SLOPE * qa;
     if (!(awe_v3_norm(Fs[q]) <= lim && awe_v3_norm(Ms[q]) <= lim * (x->rmax + x->cref))) {
-      zero_points(a, x, NULL);
-      x->jc_ok = 0;
+      zero_slopes(a, x);
       return;
     }
   }
@@ -718,18 +719,16 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
   if (awe_v3_norm(va) < AWE_AERO_MIN_WIND || va[0] <= 0.0) {
     if (va[0] <= 0.0) a->st.reversed++;
     else a->st.low_wind++;
-    zero_points(a, x, a->point_f_b);
-    zero_points(a, x, NULL);
+    zero_points(x, a->point_f_b);
+    zero_slopes(a, x);
     memset(x->F_b, 0, sizeof(x->F_b));
     memset(x->M_b, 0, sizeof(x->M_b));
     x->y0[0] = 0.0;
-    x->jc_ok = 0;
     x->valid = 1;
     return 0;
   }
   if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
   awe_vsm_result r;
-  x->jc_ok = x->jc_ok && x->mode == AWE_AERO_LINEARIZED; /* cleared below if the solve fails */
   /* warm start: the circulation of the last refresh (a linearized refresh ends on a
    * perturbed solve) */
   int st = awe_vsm_solve_from(x->vsm, va, NULL, NULL, x->have_gam0 ? x->gam0 : NULL, &r);
@@ -808,7 +807,6 @@ static void vsm_loads(const awe_model *m, awe_work *w, int j, aero_wing *x);
 static void particle_loads(const awe_model *m, awe_work *w, int j, aero_wing *x, double *F,
                            double *M) {
   const double *va = w->wing_va_b + 3 * j;
-  memcpy(x->va, va, sizeof(x->va));
   x->sq = 1.0;
   x->dal = x->dbe = 0.0;
   memset(x->dsq, 0, sizeof(x->dsq));

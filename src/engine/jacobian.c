@@ -247,6 +247,14 @@ static void add_segment(const sink *k, const awe_model *m, const awe_work *w, in
 
 /* body-frame damping of point i relative to wing j's origin: acc -= R diag(bfd) R^T (v - v_o);
  * v_o is the weighted mean of the origin points' velocities */
+/* the sum of wing j's origin weights (v_o, p_o are their weighted means); 0: no origin */
+static double origin_weight(const awe_model *m, int j) {
+  double sw = 0.0;
+  for (int e = 0; e < m->wing_origin_num[j]; e++) sw += m->wing_origin_w[m->wing_origin_adr[j] + e];
+  return sw;
+}
+
+
 static void frame_damping_rows(const sink *k, const awe_model *m, const awe_work *w, int i,
                                int j, int r0) {
   const double *R = w->wing_R + 9 * j, *bfd = m->point_bfd + 3 * i;
@@ -257,9 +265,8 @@ static void frame_damping_rows(const sink *k, const awe_model *m, const awe_work
                      R[3 * r + 2] * bfd[2] * R[3 * c + 2];
   add_block(k, r0, w->point_x[i] + 3, B, -1.0);
   int adr = m->wing_origin_adr[j], no = m->wing_origin_num[j];
-  double sw = 0.0;
-  for (int e = 0; e < no; e++) sw += m->wing_origin_w[adr + e];
-  if (no == 0 || sw == 0.0) return; /* no origin: v_o = 0 */
+  double sw = origin_weight(m, j);
+  if (sw == 0.0) return; /* no origin: v_o = 0 */
   for (int e = 0; e < no; e++) {
     int xo = w->point_x[m->wing_origin_pts[adr + e]];
     if (xo >= 0) add_block(k, r0, xo + 3, B, m->wing_origin_w[adr + e] / sw);
@@ -295,9 +302,8 @@ static void aero_rows(const sink *k, const awe_model *m, const awe_work *w, int 
                                       T[3 * r + 2] * dw[2];
   awe_mat3_vec(R, gb, gz);
   int adr = m->wing_origin_adr[j], no = m->wing_origin_num[j];
-  double sw = 0.0;
-  for (int e = 0; e < no; e++) sw += m->wing_origin_w[adr + e];
-  if (no == 0 || sw == 0.0) return;
+  double sw = origin_weight(m, j);
+  if (sw == 0.0) return;
   for (int e = 0; e < no; e++) {
     int xo = w->point_x[m->wing_origin_pts[adr + e]];
     if (xo < 0) continue;
