@@ -22,6 +22,13 @@
  *                by 3x or more when the change halves (second order: 3.6x measured; the
  *                frozen error by 1.9x: first order). The Jacobian of these loads (origin
  *                velocity and height, frame) is checked by test_jacobian on the V3
+ *   slope guard  a particle wing whose slopes exceed the plausibility bound (a perturbed solve on
+ *                another branch of a stalled wing) keeps frozen loads until the next refresh:
+ *                with the bound lowered to 1 per rad (the V3 released cold shows ~6) the
+ *                refresh counts no linearization and, at a kcu velocity that turns the wind by
+ *                0.02 rad and adds 4 % of speed, every point force is its refresh value times
+ *                (V/V0)^2 (1e-12), while with the default bound the slopes move them by more
+ *                than 1 % of the largest point force
  *   kept slopes  run.vsm_jacobian_tol on a particle wing: the V3 parked from its settled
  *                state for 30 s with the default 1e-3 (slopes kept while the wind angles, the
  *                speed and every section point stay within the tolerance) and with 0 (two more
@@ -211,6 +218,68 @@ static void test_linearized(void) {
 }
 
 
+/* the point forces at L's state with the kcu's velocity changed so that the apparent wind turns
+ * by e in alpha and beta and grows by 2 e (va0, R: the wing's wind and frame at y0) */
+static void forces_turned(awe_sim *L, const double *y0, int kcu, const double va0[3],
+                          const double R[9], double e, double *out, double *ratio2) {
+  const awe_model *m = L->m;
+  double V0 = awe_v3_norm(va0), a0 = atan2(va0[2], va0[0]), b0 = atan2(va0[1], hypot(va0[0], va0[2]));
+  double V = V0 * (1.0 + 2.0 * e), al = a0 + e, be = b0 + e;
+  double vb[3] = {V * cos(be) * cos(al), V * sin(be), V * cos(be) * sin(al)}, dv[3], dvw[3];
+  awe_v3_sub(dv, va0, vb);
+  awe_mat3_vec(R, dv, dvw);
+  memcpy(L->y, y0, sizeof(double) * (size_t)L->w->nx);
+  for (int k = 0; k < 3; k++) L->y[L->w->point_x[kcu] + 3 + k] += dvw[k];
+  awe_rhs(L->t, L->y, L->dydt, &L->ctx);
+  memcpy(out, awe_aero_point_forces_b(L->w), sizeof(double) * 3 * (size_t)m->npoint);
+  *ratio2 = (V / V0) * (V / V0);
+  memcpy(L->y, y0, sizeof(double) * (size_t)L->w->nx);
+}
+
+
+static void test_slope_guard(void) {
+  const char *set[] = {"run.duration=0", "run.steady_state=false", NULL};
+  awe_spec *sl = sp_load("scenarios/v3_kite.yaml", set);
+  awe_sim *L = sp_sim(sl, NULL);
+  if (!L) {
+    sp_free(L, sl);
+    return;
+  }
+  const awe_model *m = L->m;
+  int n = L->w->nx, np = m->npoint, kcu = awe_model_find_point(m, "kcu");
+  ENSURE(kcu >= 0 && L->w->point_x[kcu] >= 0);
+  double *y0 = malloc(sizeof(double) * (size_t)n), *f0 = malloc(sizeof(double) * 3 * (size_t)np);
+  double *fl = malloc(sizeof(double) * 3 * (size_t)np), R[9], va0[3], r2, fmax;
+  memcpy(y0, L->y, sizeof(double) * (size_t)n);
+  awe_aero_set_jacobian_tol(L->w, 0.0); /* fresh slopes at every refresh */
+  double dev[2];
+  for (int q = 0; q < 2; q++) {
+    awe_aero_set_max_slope(L->w, q == 0 ? 1.0 : 0.0); /* 1 per rad, then the default */
+    unsigned long lin = awe_aero_get_stats(L->w).jacobians;
+    unsigned long fail = awe_aero_get_stats(L->w).failures;
+    ENSURE(awe_sim_aero_refresh(L) == 0);
+    ENSURE(awe_aero_get_stats(L->w).failures == fail); /* the refresh itself holds */
+    ENSURE(awe_aero_get_stats(L->w).jacobians == lin + (q == 0 ? 0 : 1));
+    awe_rhs(L->t, L->y, L->dydt, &L->ctx);
+    memcpy(f0, awe_aero_point_forces_b(L->w), sizeof(double) * 3 * (size_t)np);
+    memcpy(R, L->w->wing_R, sizeof(R));
+    memcpy(va0, L->w->wing_va_b, sizeof(va0));
+    forces_turned(L, y0, kcu, va0, R, 0.02, fl, &r2);
+    for (int i = 0; i < 3 * np; i++) f0[i] *= r2; /* the frozen loads at the new speed */
+    dev[q] = point_diff(m, fl, f0, &fmax) / fmax;
+    ENSURE(fmax > 10.0);
+  }
+  printf("    v3 slope guard: frozen loads times (V/V0)^2 off by %.2e of the largest point force "
+         "with the bound at 1 per rad, %.2e with the default (slopes)\n", dev[0], dev[1]);
+  ENSURE(dev[0] <= 1e-12);
+  ENSURE(dev[1] > 0.01);
+  free(y0);
+  free(f0);
+  free(fl);
+  sp_free(L, sl);
+}
+
+
 static void test_kept_slopes(void) {
   double F[2], el[2], az[2];
   unsigned long lin[2], ref[2];
@@ -276,6 +345,7 @@ int main(void) {
   RUN(test_sharing);
   RUN(test_v3);
   RUN(test_linearized);
+  RUN(test_slope_guard);
   RUN(test_kept_slopes);
   RUN(test_spheres);
   return harness_report();

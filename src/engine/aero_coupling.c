@@ -54,6 +54,7 @@ struct awe_aero {
   int nwing;
   aero_wing *wing;
   double jac_tol;           /* run.vsm_jacobian_tol [rad]; 0: linearize at every refresh */
+  double max_slope;         /* plausible slope of C_F per rad (AWE_AERO_MAX_SLOPE) */
   double *point_f_b;        /* [3 np] frozen body-frame point forces of particle wings */
   double *point_da, *point_db; /* [3 np] their slopes over alpha and beta (linearized) [N/rad] */
   double *point_cur_b;      /* [3 np] the point forces of the last evaluation (body frame) */
@@ -287,6 +288,7 @@ struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *
   if (!a) goto oom;
   a->nwing = m->nwing;
   a->jac_tol = m->opt.vsm_jacobian_tol;
+  a->max_slope = AWE_AERO_MAX_SLOPE;
   a->wing = calloc((size_t)m->nwing, sizeof(aero_wing));
   a->point_f_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
   a->point_da = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
@@ -327,6 +329,14 @@ void awe_aero_reset(const awe_model *m, awe_work *w) {
   memset(a->point_db, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(a->point_cur_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(&a->st, 0, sizeof(a->st));
+}
+
+
+void awe_aero_set_max_slope(awe_work *w, double per_rad) {
+  struct awe_aero *a = w->aero;
+  if (!a) return;
+  a->max_slope = per_rad > 0.0 ? per_rad : AWE_AERO_MAX_SLOPE;
+  for (int j = 0; j < a->nwing; j++) a->wing[j].jc_ok = 0;
 }
 
 
@@ -643,7 +653,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
     }
     /* a perturbed solve that settled on another branch of a stalled wing gives a slope of
      * their difference over 1e-4 rad: no plausible lift slope; frozen loads instead */
-    double lim = AWE_AERO_MAX_SLOPE * qa;
+    double lim = a->max_slope * qa;
     if (!(awe_v3_norm(Fs[q]) <= lim && awe_v3_norm(Ms[q]) <= lim * (x->rmax + x->cref))) {
       zero_slopes(a, x);
       return;

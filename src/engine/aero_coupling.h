@@ -171,6 +171,10 @@ void awe_aero_point_forces(const awe_model *m, awe_work *w);
  * Jacobians. linearize and step-response use 0 (their operating point is exact). */
 void awe_aero_set_jacobian_tol(awe_work *w, double tol);
 
+/* The plausibility bound of a particle wing's slopes, per rad of C_F (AWE_AERO_MAX_SLOPE when
+ * per_rad <= 0); forgets the kept slopes. For tests: the guard is hard to provoke in flight. */
+void awe_aero_set_max_slope(awe_work *w, double per_rad);
+
 /* Zero the statistics (the simulation does so after the steady state: its trial states are
  * not the run's). */
 void awe_aero_reset_stats(awe_work *w);
