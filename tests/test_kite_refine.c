@@ -149,6 +149,25 @@ static double point_diff(const awe_model *m, const double *a, const double *b, d
 }
 
 
+/* L's state y0 with the kcu's velocity changed so that the apparent wind turns by e in alpha
+ * and beta and grows by 2 e (va0, R: the wing's wind and frame at y0): L->y is left there, out
+ * gets the point forces of the frozen/linear model (body frame), vb the turned wind */
+static void forces_turned(awe_sim *L, const double *y0, int kcu, const double va0[3],
+                          const double R[9], double e, double *out, double vb[3]) {
+  double V0 = awe_v3_norm(va0), a0 = atan2(va0[2], va0[0]), b0 = atan2(va0[1], hypot(va0[0], va0[2]));
+  double V = V0 * (1.0 + 2.0 * e), al = a0 + e, be = b0 + e, dv[3], dvw[3];
+  vb[0] = V * cos(be) * cos(al);
+  vb[1] = V * sin(be);
+  vb[2] = V * cos(be) * sin(al);
+  awe_v3_sub(dv, va0, vb); /* v_o gains R (va0 - va): va_b = R^T (wind - v_o) */
+  awe_mat3_vec(R, dv, dvw);
+  memcpy(L->y, y0, sizeof(double) * (size_t)L->w->nx);
+  for (int k = 0; k < 3; k++) L->y[L->w->point_x[kcu] + 3 + k] += dvw[k];
+  awe_rhs(L->t, L->y, L->dydt, &L->ctx);
+  memcpy(out, awe_aero_point_forces_b(L->w), sizeof(double) * 3 * (size_t)L->m->npoint);
+}
+
+
 static void test_linearized(void) {
   const char *lin[] = {"run.duration=0", "run.steady_state=false", NULL};
   const char *dir[] = {"run.duration=0", "run.steady_state=false",
@@ -180,21 +199,15 @@ static void test_linearized(void) {
   ENSURE(fmax > 10.0);
   printf("    v3 linearized at the refresh: %.3g of the largest point force from the frozen loads\n", d0 / fmax);
   ENSURE(d0 <= 1e-12 * fmax);
-  /* the apparent wind turned and changed by moving the origin: va_b = R^T (wind - v_o) */
+  /* the apparent wind turned and changed by moving the origin */
   double R[9], va0[3];
   memcpy(R, L->w->wing_R, sizeof(R));
   memcpy(va0, L->w->wing_va_b, sizeof(va0));
-  double V0 = awe_v3_norm(va0), a0 = atan2(va0[2], va0[0]), b0 = atan2(va0[1], hypot(va0[0], va0[2]));
+  double V0 = awe_v3_norm(va0);
   double err[2], frozen[2];
   for (int q = 0; q < 2; q++) {
-    double e = q == 0 ? 0.02 : 0.01, V = V0 * (1.0 + 2.0 * e), al = a0 + e, be = b0 + e;
-    double vb[3] = {V * cos(be) * cos(al), V * sin(be), V * cos(be) * sin(al)}, dv[3], dvw[3];
-    awe_v3_sub(dv, va0, vb); /* v_o gains R (va0 - va) */
-    awe_mat3_vec(R, dv, dvw);
-    memcpy(L->y, y0, sizeof(double) * (size_t)n);
-    for (int k = 0; k < 3; k++) L->y[L->w->point_x[kcu] + 3 + k] += dvw[k];
-    awe_rhs(L->t, L->y, L->dydt, &L->ctx); /* the linear model of the refresh at y0 */
-    memcpy(fl, awe_aero_point_forces_b(L->w), sizeof(double) * 3 * (size_t)np);
+    double e = q == 0 ? 0.02 : 0.01, vb[3];
+    forces_turned(L, y0, kcu, va0, R, e, fl, vb); /* the linear model of the refresh at y0 */
     ENSURE(awe_v3_dist(L->w->wing_va_b, vb) < 1e-9 * V0);
     memcpy(D->y, L->y, sizeof(double) * (size_t)n);
     ENSURE(awe_sim_aero_refresh(D) == 0); /* a fresh solve at the new wind, same shape */
@@ -218,25 +231,6 @@ static void test_linearized(void) {
 }
 
 
-/* the point forces at L's state with the kcu's velocity changed so that the apparent wind turns
- * by e in alpha and beta and grows by 2 e (va0, R: the wing's wind and frame at y0) */
-static void forces_turned(awe_sim *L, const double *y0, int kcu, const double va0[3],
-                          const double R[9], double e, double *out, double *ratio2) {
-  const awe_model *m = L->m;
-  double V0 = awe_v3_norm(va0), a0 = atan2(va0[2], va0[0]), b0 = atan2(va0[1], hypot(va0[0], va0[2]));
-  double V = V0 * (1.0 + 2.0 * e), al = a0 + e, be = b0 + e;
-  double vb[3] = {V * cos(be) * cos(al), V * sin(be), V * cos(be) * sin(al)}, dv[3], dvw[3];
-  awe_v3_sub(dv, va0, vb);
-  awe_mat3_vec(R, dv, dvw);
-  memcpy(L->y, y0, sizeof(double) * (size_t)L->w->nx);
-  for (int k = 0; k < 3; k++) L->y[L->w->point_x[kcu] + 3 + k] += dvw[k];
-  awe_rhs(L->t, L->y, L->dydt, &L->ctx);
-  memcpy(out, awe_aero_point_forces_b(L->w), sizeof(double) * 3 * (size_t)m->npoint);
-  *ratio2 = (V / V0) * (V / V0);
-  memcpy(L->y, y0, sizeof(double) * (size_t)L->w->nx);
-}
-
-
 static void test_slope_guard(void) {
   const char *set[] = {"run.duration=0", "run.steady_state=false", NULL};
   awe_spec *sl = sp_load("scenarios/v3_kite.yaml", set);
@@ -249,7 +243,7 @@ static void test_slope_guard(void) {
   int n = L->w->nx, np = m->npoint, kcu = awe_model_find_point(m, "kcu");
   ENSURE(kcu >= 0 && L->w->point_x[kcu] >= 0);
   double *y0 = malloc(sizeof(double) * (size_t)n), *f0 = malloc(sizeof(double) * 3 * (size_t)np);
-  double *fl = malloc(sizeof(double) * 3 * (size_t)np), R[9], va0[3], r2, fmax;
+  double *fl = malloc(sizeof(double) * 3 * (size_t)np), R[9], va0[3], vb[3], fmax;
   memcpy(y0, L->y, sizeof(double) * (size_t)n);
   awe_aero_set_jacobian_tol(L->w, 0.0); /* fresh slopes at every refresh */
   double dev[2];
@@ -264,7 +258,9 @@ static void test_slope_guard(void) {
     memcpy(f0, awe_aero_point_forces_b(L->w), sizeof(double) * 3 * (size_t)np);
     memcpy(R, L->w->wing_R, sizeof(R));
     memcpy(va0, L->w->wing_va_b, sizeof(va0));
-    forces_turned(L, y0, kcu, va0, R, 0.02, fl, &r2);
+    forces_turned(L, y0, kcu, va0, R, 0.02, fl, vb);
+    memcpy(L->y, y0, sizeof(double) * (size_t)n);
+    double r2 = awe_v3_dot(vb, vb) / awe_v3_dot(va0, va0);
     for (int i = 0; i < 3 * np; i++) f0[i] *= r2; /* the frozen loads at the new speed */
     dev[q] = point_diff(m, fl, f0, &fmax) / fmax;
     ENSURE(fmax > 10.0);
