@@ -70,6 +70,38 @@ static double mid_twist(const awe_model *m, const awe_work *w, int j) {
 }
 
 
+/* particle wing j: nose-up pitch [rad] of its mid-span chord (LE -> TE of the middle LE/TE pair,
+ * or the mean of the two middle pairs) in the body x-z plane, so that alpha = atan2(va_z, va_x)
+ * + pitch is the angle between the apparent wind and that chord. The body frame follows the
+ * reference points (kcu to the wing), not the chord: without this term the angle of attack does
+ * not see the wing pitch about its leading edge that the power tape sets (physics.md §9). */
+static double mid_chord_pitch(const awe_model *m, const awe_work *w, int j) {
+  int adr = m->wing_point_adr[j], n = m->wing_point_num[j], nw = 0;
+  for (int k = 0; k < n; k++) {
+    int p = m->wing_points[adr + k];
+    nw += m->point_type[p] == AWE_PT_WING && m->point_wing[p] == j;
+  }
+  int npair = nw / 2, q1 = (npair - 1) / 2, q2 = npair / 2, q = 0;
+  if (npair < 1) return 0.0;
+  double c[3] = {0.0, 0.0, 0.0}, le[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < n; k++) {
+    int p = m->wing_points[adr + k];
+    if (m->point_type[p] != AWE_PT_WING || m->point_wing[p] != j) continue;
+    int pair = q / 2, is_te = q % 2;
+    q++;
+    if (pair != q1 && pair != q2) continue;
+    for (int i = 0; i < 3; i++) {
+      if (is_te)
+        c[i] += w->pos[3 * p + i] - le[i];
+      else
+        le[i] = w->pos[3 * p + i];
+    }
+  }
+  awe_mat3_tvec(w->wing_R + 9 * j, c, c); /* body axes */
+  return atan2(-c[2], c[0]);
+}
+
+
 /* one wing quantity (physics.md §9) */
 static void wing_output(const awe_model *m, const awe_work *w, int j, int code, double *o) {
   const double *R = w->wing_R + 9 * j, *pos = w->wing_pos + 3 * j, *vel = w->wing_vel + 3 * j;
@@ -101,7 +133,8 @@ static void wing_output(const awe_model *m, const awe_work *w, int j, int code, 
   } else if (code == OC_WG_COURSE) {
     *o = awe_course(r, vel);
   } else if (code == OC_WG_AOA) {
-    *o = atan2(vab[2], vab[0]) + mid_twist(m, w, j);
+    *o = atan2(vab[2], vab[0]) +
+         (m->wing_type[j] == AWE_WING_PARTICLE ? mid_chord_pitch(m, w, j) : mid_twist(m, w, j));
   } else if (code == OC_WG_SIDESLIP) {
     *o = atan2(vab[1], hypot(vab[0], vab[2]));
   } else if (code == OC_WG_DISTANCE) {
