@@ -55,7 +55,8 @@ if command -v h5ls >/dev/null 2>&1; then
       'wings/va_b +Dataset \{11/Inf, 1, 3\}' 'wings/aero_force_b +Dataset \{11/Inf, 1, 3\}' \
       'wings/aero_moment_b +Dataset \{11/Inf, 1, 3\}' 'wings/elevation +Dataset \{11/Inf, 1\}' \
       'wings/azimuth +Dataset' 'wings/heading +Dataset' 'wings/course +Dataset' \
-      'wings/aoa +Dataset' 'wings/sideslip +Dataset' 'wings/power +Dataset \{11/Inf, 1\}' \
+      'wings/aoa +Dataset' 'wings/aoa_body +Dataset' 'wings/sideslip +Dataset' \
+      'wings/power +Dataset \{11/Inf, 1\}' \
       'groups/twist +Dataset \{11/Inf, 3\}'; do
     grep_in "h5-$d" "$tmp/ls" "^/$d"
   done

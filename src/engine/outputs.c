@@ -20,7 +20,7 @@ enum {
   OC_PU_LEN, OC_PU_VEL,
   OC_WG_POS, OC_WG_VEL, OC_WG_QUAT, OC_WG_OMEGA_B, OC_WG_VA, OC_WG_VA_B, OC_WG_FORCE_B,
   OC_WG_MOMENT_B, OC_WG_ELEVATION, OC_WG_AZIMUTH, OC_WG_HEADING, OC_WG_COURSE, OC_WG_AOA,
-  OC_WG_SIDESLIP, OC_WG_DISTANCE, OC_WG_TURN_RATE, OC_WG_POWER,
+  OC_WG_AOA_BODY, OC_WG_SIDESLIP, OC_WG_DISTANCE, OC_WG_TURN_RATE, OC_WG_POWER,
   OC_GR_TWIST, OC_GR_TWIST_VEL,
   OC_CONTROLLER
 };
@@ -45,7 +45,8 @@ static const out_name OUT_NAMES[] = {
     {"wings", "aero_force_b", OC_WG_FORCE_B}, {"wings", "aero_moment_b", OC_WG_MOMENT_B},
     {"wings", "elevation", OC_WG_ELEVATION}, {"wings", "azimuth", OC_WG_AZIMUTH},
     {"wings", "heading", OC_WG_HEADING},   {"wings", "course", OC_WG_COURSE},
-    {"wings", "aoa", OC_WG_AOA},           {"wings", "sideslip", OC_WG_SIDESLIP},
+    {"wings", "aoa", OC_WG_AOA},           {"wings", "aoa_body", OC_WG_AOA_BODY},
+    {"wings", "sideslip", OC_WG_SIDESLIP},
     {"wings", "distance", OC_WG_DISTANCE}, {"wings", "turn_rate", OC_WG_TURN_RATE},
     {"wings", "power", OC_WG_POWER},       {"groups", "twist", OC_GR_TWIST},
     {"groups", "twist_vel", OC_GR_TWIST_VEL}};
@@ -135,6 +136,8 @@ static void wing_output(const awe_model *m, const awe_work *w, int j, int code, 
   } else if (code == OC_WG_AOA) {
     *o = atan2(vab[2], vab[0]) +
          (m->wing_type[j] == AWE_WING_PARTICLE ? mid_chord_pitch(m, w, j) : mid_twist(m, w, j));
+  } else if (code == OC_WG_AOA_BODY) {
+    *o = atan2(vab[2], vab[0]);
   } else if (code == OC_WG_SIDESLIP) {
     *o = atan2(vab[1], hypot(vab[0], vab[2]));
   } else if (code == OC_WG_DISTANCE) {

@@ -182,6 +182,7 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       {"heading", "rad", 1, AWE_VF_LOG | AWE_VF_ANGLE | AWE_VF_LINEARIZE},
       {"course", "rad", 1, AWE_VF_LOG | AWE_VF_ANGLE},
       {"aoa", "rad", 1, AWE_VF_LOG | AWE_VF_ANGLE | AWE_VF_LINEARIZE},
+      {"aoa_body", "rad", 1, AWE_VF_LOG | AWE_VF_ANGLE},
       {"sideslip", "rad", 1, AWE_VF_LOG | AWE_VF_ANGLE},
       {"distance", "m", 1, AWE_VF_LOG},
       {"turn_rate", "rad/s", 3, AWE_VF_LOG},
