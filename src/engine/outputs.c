@@ -134,8 +134,10 @@ static void wing_output(const awe_model *m, const awe_work *w, int j, int code, 
   } else if (code == OC_WG_COURSE) {
     *o = awe_course(r, vel);
   } else if (code == OC_WG_AOA) {
-    *o = atan2(vab[2], vab[0]) +
-         (m->wing_type[j] == AWE_WING_PARTICLE ? mid_chord_pitch(m, w, j) : mid_twist(m, w, j));
+    if (m->wing_type[j] == AWE_WING_PARTICLE) /* a folded wing's chord may point anywhere */
+      *o = remainder(atan2(vab[2], vab[0]) + mid_chord_pitch(m, w, j), 2.0 * AWE_PI);
+    else
+      *o = atan2(vab[2], vab[0]) + mid_twist(m, w, j);
   } else if (code == OC_WG_AOA_BODY) {
     *o = atan2(vab[2], vab[0]);
   } else if (code == OC_WG_SIDESLIP) {
