@@ -175,7 +175,8 @@ static void balance(int async) {
   }
   double w = sp_out(sim, "winches.drum.vel") / ratio, v = w * ratio;
   double F = sp_out(sim, "winches.drum.force");
-  double E = sp_out(sim, "winches.drum.energy"), Eel = sp_out(sim, "winches.drum.energy_electrical");
+  double E = sp_out(sim, "winches.drum.energy");
+  double Eel = sp_out(sim, "winches.drum.energy_electrical");
   double KE = 0.5 * J * w * w;
   double tau = async ? awe_async_torque(&m->winch_machine[0], ws, w, NULL) : -95.0;
   double Pl = fric(ratio, fc, cvf, w) * w + (async ? tau * (ws - w) : 0.0);

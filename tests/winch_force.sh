@@ -9,6 +9,8 @@
 #   AsyncMachine   the same on the asynchronous machine (settings winch.winch_model): the
 #                  controller drives the speed set-point; within 1 % from t = 12 s on, and the
 #                  electrical power is logged (the drum is motored: friction exceeds 120 N)
+#   bad model      an unknown winch.winch_model is exit 65 naming the allowed ones
+#   ramp_time      the reel-in speed set-point ramps linearly from the measured speed (1e-6)
 AWESIM=${AWESIM:-./awesim}
 pass=0
 fail=0
@@ -57,8 +59,22 @@ awk -v d="$dev" -v p="$pel" 'BEGIN { exit !(d <= 0.01 && p < -300) }' && ok ||
 "$AWESIM" simulate scenarios/tests/ctl_pump_2plate.yaml --no-hdf5 --set run.duration=0.1 \
   --set settings.winch.winch_model=Async >/dev/null 2>"$tmp/err"
 rc=$?
-if [ "$rc" = 65 ] && grep -q "winch.winch_model: unknown model 'Async' (allowed: TorqueControlledMachine, AsyncMachine)" "$tmp/err"
-then ok; else bad "unknown winch_model: exit $rc"; fi
+msg="winch.winch_model: unknown model 'Async' (allowed: TorqueControlledMachine, AsyncMachine)"
+if [ "$rc" = 65 ] && grep -q "$msg" "$tmp/err"; then ok; else bad "unknown winch_model: exit $rc"; fi
+
+# ramp_time: on the hanging load (scenarios/tests/ctl_pump.yaml) the reel-in speed set-point
+# moves from the speed measured at the switch to -0.5 m/s in 1 s, linearly
+"$AWESIM" simulate scenarios/tests/ctl_pump.yaml --no-hdf5 --set run.duration=12 \
+  --set 'controllers[0].ramp_time=1' \
+  --csv='time,controllers.pump.setpoint,controllers.pump.measure,controllers.pump.phase' \
+  >"$tmp/ramp.csv" 2>"$tmp/err"
+r=$(awk -F, 'NR > 1 && $4 == 1 && !t0 { t0 = $1; v0 = $3 }
+  t0 && $1 > t0 + 0.5 - 1e-9 && $1 < t0 + 0.5 + 1e-9 { h = $2 }
+  t0 && $1 > t0 + 1 - 1e-9 && $1 < t0 + 1 + 1e-9 { e = $2 }
+  END { d = h - (v0 + (-0.5 - v0) / 2); if (d < 0) d = -d; f = e + 0.5; if (f < 0) f = -f
+    printf "%s %.6f %.9f %.3g %.3g\n", t0, v0, h, d, f }' "$tmp/ramp.csv")
+echo "ramp: switch at t, speed there, set-point half-way, its error, error at the end: $r"
+echo "$r" | awk '{ exit !($1 > 0 && $4 < 1e-6 && $5 < 1e-9) }' && ok || bad "ramp: $r"
 
 echo "winch_force: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
