@@ -9,6 +9,8 @@
 #   AsyncMachine   the same on the asynchronous machine (settings winch.winch_model): the
 #                  controller drives the speed set-point; within 1 % from t = 12 s on, and the
 #                  electrical power is logged (the drum is motored: friction exceeds 120 N)
+#   kv             the square-root reel-out law: the speed settles on kv sqrt(F) within 1 %, and
+#                  the force set-point acts as its upper limit (within 1 % of 120 N)
 #   bad model      an unknown winch.winch_model is exit 65 naming the allowed ones
 #   ramp_time      the reel-in speed set-point ramps linearly from the measured speed (1e-6)
 AWESIM=${AWESIM:-./awesim}
@@ -60,7 +62,26 @@ awk -v d="$dev" -v p="$pel" 'BEGIN { exit !(d <= 0.01 && p < -300) }' && ok ||
   --set settings.winch.winch_model=Async >/dev/null 2>"$tmp/err"
 rc=$?
 msg="winch.winch_model: unknown model 'Async' (allowed: TorqueControlledMachine, AsyncMachine)"
-if [ "$rc" = 65 ] && grep -q "$msg" "$tmp/err"; then ok; else bad "unknown winch_model: exit $rc"; fi
+if [ "$rc" = 65 ] && grep -q "$msg" "$tmp/err"; then ok
+else bad "unknown winch_model: exit $rc"; fi
+
+# the square-root law v_ro = kv sqrt(F) (kp 2, ki 2: the 2plate's drum, J/r^2 = 2 kg, takes a
+# speed loop of 20 N m/(m/s) at 20 Hz into oscillation): with the force limit out of reach
+# (200 N) the drum settles on the law; with kv 0.1 the law's speed (1.1 m/s) would pull ~150 N
+# and the limit, 120 N, takes over
+LAW="--set controllers[0].kp=2 --set controllers[0].ki=2"
+"$AWESIM" simulate scenarios/tests/ctl_pump_2plate.yaml --no-hdf5 $LAW \
+  --set 'controllers[0].kv=0.2' --set 'controllers[0].reel_out_force=200' --csv="$CH" \
+  >"$tmp/law.csv" 2>"$tmp/err"
+r=$(awk -F, 'NR > 1 { f = $2; v = $3 } END { w = 0.2 * sqrt(f); d = (v - w) / w; if (d < 0) d = -d
+  printf "%.3f %.4f %.4f %.5f\n", f, v, w, d }' "$tmp/law.csv")
+echo "law kv 0.2 at 20 s: force, speed, kv sqrt(F), relative difference: $r"
+echo "$r" | awk '{ exit !($4 < 0.01 && $1 < 190) }' && ok || bad "law: $r"
+read -r dev mean pel <<EOF2
+$(run limit $LAW --set 'controllers[0].kv=0.1')
+EOF2
+echo "law kv 0.1, limit 120 N: max |F - 120|/120 = $dev over 12..20 s, mean $mean N"
+awk -v d="$dev" 'BEGIN { exit !(d <= 0.01) }' && ok || bad "law with the force limit: $dev"
 
 # ramp_time: on the hanging load (scenarios/tests/ctl_pump.yaml) the reel-in speed set-point
 # moves from the speed measured at the switch to -0.5 m/s in 1 s, linearly

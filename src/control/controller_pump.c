@@ -21,6 +21,13 @@
  *             in the same way); AsyncMachine: |tau| <= 0.95 of its breakdown torque. Anti-windup
  *             by conditional integration: I keeps its value when a limit acts and the new I
  *             would push the wanted torque further past it.
+ *   law       with kv > 0, the reel-out follows the square-root law of WinchControllers.jl
+ *             (calc_vro, Fechner 2016: v_ro = kv sqrt(F), kv = 0.06 m/s per sqrt(N) there):
+ *             the speed loop of the reel-in (PID on v_set - v, force feed-forward) tracks it,
+ *             and F_set becomes its upper force limit: the larger (less braking) of the two
+ *             loops' torques acts; while the law acts the force integral tracks it, so the
+ *             force loop takes over without a bump once F exceeds F_set, and while the limit
+ *             acts the speed loop's integral is held.
  *   reel-in   reel-in speed v_set = -reel_in_speed by a PI on the speed error with the
  *             measured force as feed-forward: tau = -F r + PID(v_set - v) (the drum
  *             accelerates with tau + F r, winch.c), anti-windup as in controller.h.
@@ -61,6 +68,27 @@ static double reel_out_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, do
   if (tau != tau_pi && fabs(tau_pi - tau) > fabs(tau_old - tau)) I_new = s->fI;
   s->fI = I_new;
   return tau;
+}
+
+
+/* reel-out on the square-root law: the speed loop's torque towards v_set = kv sqrt(F), the
+ * force loop's tau_f as the upper force limit; the
+ * larger (less braking) torque acts and the other loop's integral tracks it */
+static double law_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, double v, double tau_f,
+                         double F_set) {
+  const awe_controller_spec *p = &c->cfg;
+  double r = c->winch_ratio;
+  s->sp = p->kv * sqrt(fmax(F, 0.0));
+  awe_pid_state keep = s->pid;
+  double tau_v = -F * r + awe_pid_step(p, c->period, &s->pid, s->sp, v, &s->err);
+  if (tau_v >= tau_f) {
+    /* the law acts: the force integral tracks it (the force loop would give tau_v), so the
+     * loop takes over without a bump as soon as F exceeds F_set */
+    s->fI = F_set - p->force_kp * (F - F_set) + tau_v / r;
+    return tau_v;
+  }
+  s->pid.I = keep.I; /* the force limit acts: the speed loop's integral is held */
+  return tau_f;
 }
 
 
@@ -107,6 +135,7 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
     s->meas = v;
     s->err = NAN;
     double tau = reel_out_torque(c, s, F, v, F_set);
+    if (p->kv > 0.0) tau = law_torque(c, s, F, v, tau, F_set);
     *winch_cmd = c->machine ? v + r * awe_async_slip(c->machine, v / r, tau, 0.95) - c->winch_v0
                             : tau;
   } else {

@@ -283,6 +283,8 @@ typedef struct {
   /* pumping: the reel-out force loop (integral bandwidth [rad/s], proportional gain [-]) and
    * the ramp time of the set-points and the depower at a phase switch [s] */
   double force_bandwidth, force_kp, ramp_time;
+  /* pumping: the square-root reel-out law v_ro = kv sqrt(F) [m/s per sqrt(N)], 0 = none */
+  double kv;
   awe_loc loc, period_loc, limits_loc;
 } awe_controller_spec;
 
