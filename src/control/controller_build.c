@@ -155,12 +155,15 @@ static awe_status implicit_measures(awe_model *m, awe_ctrl *c, const char *sec, 
              m->tether_name[m->winch_tethers[m->winch_tether_adr[i]]]);
     c->meas_y[2] = awe_output_scalar_find(m, name);
     snprintf(name, sizeof(name), "winches.%s.%s", s->winch,
-             m->winch_speed_controlled[i] ? "speed" : "torque");
+             m->winch_speed_controlled[i] || m->winch_async[i] ? "speed" : "torque");
     c->winch_u = input_find(m, name);
     c->winch_ratio = m->winch_drum_radius[i] / m->winch_gear_ratio[i];
+    c->machine = m->winch_async[i] ? &m->winch_machine[i] : NULL;
+    c->winch_v0 = m->winch_async[i] ? m->winch_init_vel[i] : 0.0;
     if (m->winch_speed_controlled[i])
       return awe_err_at(err, AWE_EINVAL, &s->loc, "%s.winch: '%s' is speed-controlled; the "
-                        "pumping controller drives a torque-controlled winch", sec, s->winch);
+                        "pumping controller drives a torque-controlled or an AsyncMachine winch",
+                        sec, s->winch);
   }
   return AWE_OK;
 }
@@ -188,6 +191,8 @@ awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) 
     c->cwd = cwd;
     c->y_setpoint = c->y_measure = c->y_error = c->y_output = c->y_phase = -1;
     c->wing = c->winch = c->winch_u = -1;
+    c->machine = NULL;
+    c->winch_v0 = 0.0;
     char sec[200];
     snprintf(sec, sizeof(sec), "controllers.%s", in->name);
     /* period: a positive multiple of the resolution at which the integrator stops */
@@ -214,7 +219,7 @@ awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) 
       const char *unit = "-";
       if (in->type == AWE_CTRL_FIGURE_EIGHT) unit = "rad";
       if (in->type == AWE_CTRL_PUMPING) unit = "m/s";
-      if (k == 3) unit = in->type == AWE_CTRL_PUMPING ? "N m" : "-";
+      if (k == 3) unit = in->type != AWE_CTRL_PUMPING ? "-" : c->machine ? "m/s" : "N m";
       if (k == 4) unit = "-";
       int y = m->reg.output.size;
       ADD("controllers", c->cfg.name, i, q[k], unit, 1, 0, AWE_VF_LOG);

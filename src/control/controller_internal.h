@@ -34,6 +34,10 @@ typedef struct {
   int pphase, cycle_started;
   double e_cycle, t_cycle0, e_done, t_done, peak;
   int cycles;
+  /* pumping: the reel-out force integral [N], the last phase switch (time, measured force or
+   * speed there, depower there) for the ramps, whether the first sample was taken */
+  double fI, t_sw, ramp_from, dep_from, dep;
+  int pstarted;
 } awe_ctrl_state;
 
 /* figure_eight (controller_fig8.c): outputs u [-] from the outputs at t */

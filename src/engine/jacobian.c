@@ -438,6 +438,10 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
   double dfric = eps * eps / (den * sqrt(den)) * m->winch_f_coulomb[wi] +
                  m->winch_c_vf[wi] * ratio;
   add(k, x, x, -ratio * dfric / I);
+  /* AsyncMachine: the machine's torque falls with the speed at a fixed set-point */
+  double dtau = 0.0;
+  if (m->winch_async[wi]) awe_winch_motor_torque(m, w, wi, &dtau);
+  if (dtau != 0.0) add(k, x, x, ratio * dtau / I);
 }
 
 

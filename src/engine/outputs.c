@@ -16,7 +16,8 @@ enum {
   OC_PT_POS, OC_PT_VEL, OC_PT_FORCE,
   OC_SEG_LEN, OC_SEG_FORCE, OC_SEG_L0,
   OC_TE_LEN, OC_TE_STRETCHED,
-  OC_WI_FORCE, OC_WI_VEL, OC_WI_TORQUE, OC_WI_ACC, OC_WI_POWER, OC_WI_ENERGY,
+  OC_WI_FORCE, OC_WI_VEL, OC_WI_TORQUE, OC_WI_ACC, OC_WI_POWER, OC_WI_ENERGY, OC_WI_POWER_EL,
+  OC_WI_ENERGY_EL,
   OC_PU_LEN, OC_PU_VEL,
   OC_WG_POS, OC_WG_VEL, OC_WG_QUAT, OC_WG_OMEGA_B, OC_WG_VA, OC_WG_VA_B, OC_WG_FORCE_B,
   OC_WG_MOMENT_B, OC_WG_ELEVATION, OC_WG_AZIMUTH, OC_WG_HEADING, OC_WG_COURSE, OC_WG_AOA,
@@ -38,6 +39,8 @@ static const out_name OUT_NAMES[] = {
     {"winches", "force", OC_WI_FORCE},     {"winches", "vel", OC_WI_VEL},
     {"winches", "torque", OC_WI_TORQUE},   {"winches", "acc", OC_WI_ACC},
     {"winches", "power", OC_WI_POWER},     {"winches", "energy", OC_WI_ENERGY},
+    {"winches", "power_electrical", OC_WI_POWER_EL},
+    {"winches", "energy_electrical", OC_WI_ENERGY_EL},
     {"pulleys", "len", OC_PU_LEN},         {"pulleys", "vel", OC_PU_VEL},
     {"wings", "pos", OC_WG_POS},           {"wings", "vel", OC_WG_VEL},
     {"wings", "quat", OC_WG_QUAT},         {"wings", "omega_b", OC_WG_OMEGA_B},
@@ -200,6 +203,8 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
       case OC_WI_ACC: *o = w->winch_acc[i]; break;
       case OC_WI_POWER: *o = awe_winch_power(w, i); break;
       case OC_WI_ENERGY: *o = w->winch_energy[i]; break;
+      case OC_WI_POWER_EL: *o = awe_winch_power_electrical(m, w, i); break;
+      case OC_WI_ENERGY_EL: *o = w->winch_energy_el[i]; break;
       case OC_PU_LEN: *o = w->pulley_len[i]; break;
       case OC_PU_VEL: *o = w->pulley_vel[i]; break;
       case OC_GR_TWIST: *o = w->twist[i]; break;
@@ -232,6 +237,10 @@ int awe_outputs_log(awe_ctx *ctx, double t, const double *y, double *dydt, doubl
     if (first) w->winch_energy[i] = 0.0;
     else w->winch_energy[i] += 0.5 * (t - w->log_t) * (w->winch_power_log[i] + P);
     w->winch_power_log[i] = P;
+    double Pe = awe_winch_power_electrical(m, w, i);
+    if (first) w->winch_energy_el[i] = 0.0;
+    else w->winch_energy_el[i] += 0.5 * (t - w->log_t) * (w->winch_power_el_log[i] + Pe);
+    w->winch_power_el_log[i] = Pe;
   }
   w->log_t = t;
   awe_outputs_fill(m, w, yout);

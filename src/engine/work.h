@@ -140,6 +140,7 @@ typedef struct awe_work {
   /* log-stage accumulators (awe_outputs_log), not state: energy since t = 0 [J], the power
    * and time of the last log step [W, s] */
   double *winch_energy, *winch_power_log, log_t;
+  double *winch_energy_el, *winch_power_el_log; /* the same for the electrical power */
   double *pulley_len, *pulley_vel, *pulley_acc;
 
   /* wings (wing.h): constant geometry, then the kinematics and loads of the current state */

@@ -191,6 +191,8 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->winch_acc = dbls(p, m->nwinch);
   w->winch_energy = dbls(p, m->nwinch);
   w->winch_power_log = dbls(p, m->nwinch);
+  w->winch_energy_el = dbls(p, m->nwinch);
+  w->winch_power_el_log = dbls(p, m->nwinch);
   w->pulley_len = dbls(p, m->npulley);
   w->pulley_vel = dbls(p, m->npulley);
   w->pulley_acc = dbls(p, m->npulley);
@@ -230,7 +232,7 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
       !w->spring || !w->force || !w->seg_l0 || !w->seg_len || !w->seg_force || !w->seg_dir ||
       !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
       !w->winch_force || !w->winch_torque || !w->winch_acc || !w->winch_energy ||
-      !w->winch_power_log || !w->pulley_len ||
+      !w->winch_power_log || !w->winch_energy_el || !w->winch_power_el_log || !w->pulley_len ||
       !w->pulley_vel || !w->pulley_acc || !w->u || !w->refresh_dydt || !w->out_code)
     goto oom;
   for (int k = 0; k < m->reg.output.n; k++)

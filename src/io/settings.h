@@ -62,6 +62,12 @@
   X(winch, p_speed, D, 0, "-", "speed controller P gain (unused: speed winches follow input)")\
   X(winch, i_speed, D, 0, "-", "speed controller I gain (unused: speed winches follow input)")\
   X(winch, v_min, D, 0.1, "m/s", "speed below which the brake acts")                        \
+  X(winch, u_nom, D, 230.94010767585033, "V", "AsyncMachine: nominal phase voltage 400/sqrt 3") \
+  X(winch, omega_sn, D, 157.07963267948966, "rad/s", "AsyncMachine: rated synchronous speed")  \
+  X(winch, omega_mn, D, 152.89084247, "rad/s", "AsyncMachine: rated nominal speed (1460 rpm)")\
+  X(winch, tau_n, D, 121, "N m", "AsyncMachine: rated torque at omega_mn")                    \
+  X(winch, tau_b, D, 363, "N m", "AsyncMachine: breakdown (maximum) torque")                  \
+  X(winch, efficiency, D, 1, "-", "drive efficiency (awesim): P_el = eta P (generating)")     \
   X(environment, v_wind, D, 0, "m/s", "wind speed at h_ref")                                \
   X(environment, upwind_dir, D, 0, "deg", "upwind direction (-90 = wind toward +x)")        \
   X(environment, upwind_elevation, D, 0, "deg", "upwind elevation")                         \

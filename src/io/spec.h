@@ -280,6 +280,11 @@ typedef struct {
   const char *winch;
   double reel_out_force, reel_in_speed, min_length, max_length, depower, reel_out_speed_gain;
   const char *depower_input;
+  /* pumping: the reel-out force loop (integral bandwidth [rad/s], proportional gain [-]) and
+   * the ramp time of the set-points and the depower at a phase switch [s] */
+  double force_bandwidth, force_kp, ramp_time;
+  /* pumping: the square-root reel-out law v_ro = kv sqrt(F) [m/s per sqrt(N)], 0 = none */
+  double kv;
   awe_loc loc, period_loc, limits_loc;
 } awe_controller_spec;
 

@@ -23,7 +23,8 @@
  * tolerances used. Perturbation sizes follow OpenFAST (~1e-6 of the typical scale).
  *
  * Inputs: winches.NAME.torque [N m], winches.NAME.brake [-] (> 0.5 braked),
- * winches.NAME.speed [m/s] (speed-controlled winches only), segments.NAME.l0 [m] (change of the
+ * winches.NAME.speed [m/s] (speed-controlled winches: the speed; AsyncMachine winches: the
+ * speed set-point, i.e. the synchronous speed at the drum), segments.NAME.l0 [m] (change of the
  * rest length), points.NAME.force [N] (external force), wind.v_wind [m/s],
  * wings.NAME.force [N] and wings.NAME.moment [N m] (external force at the centre of mass and
  * moment on a rigid wing, world frame).
@@ -34,7 +35,8 @@
  * distance, power; groups.NAME.twist [rad].
  *
  * Winch outputs: force, vel, torque, power [W] (|F_w| times the tether's reel-out rate, reel-out
- * positive), energy [J] (power integrated over the run, outputs.c).
+ * positive), energy [J] (power integrated over the run, outputs.c), power_electrical [W]
+ * (produced: positive generating, negative motoring; winch.h) and energy_electrical [J].
  *
  * Scheduled inputs (the scenario's inputs:) are logged too, each as its own channel
  * inputs.<input name> (e.g. inputs.segments.kcu_steering_left.l0 [m], inputs.wind.v_wind), the
@@ -120,7 +122,7 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int i = 0; i < m->nwinch; i++) {
     ADD(u, "winches", m->winch_name[i], i, "torque", "N m", 1, 1e-3, LL);
     ADD(u, "winches", m->winch_name[i], i, "brake", "-", 1, 0.0, AWE_VF_LOG);
-    if (m->winch_speed_controlled[i])
+    if (m->winch_speed_controlled[i] || m->winch_async[i])
       ADD(u, "winches", m->winch_name[i], i, "speed", "m/s", 1, 1e-6, LL);
   }
   for (int i = 0; i < m->nsegment; i++)
@@ -160,6 +162,10 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
     ADD(y, "winches", m->winch_name[i], i, "power", "W", 1, 0, AWE_VF_LOG);
   for (int i = 0; i < m->nwinch; i++)
     ADD(y, "winches", m->winch_name[i], i, "energy", "J", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwinch; i++)
+    ADD(y, "winches", m->winch_name[i], i, "power_electrical", "W", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwinch; i++)
+    ADD(y, "winches", m->winch_name[i], i, "energy_electrical", "J", 1, 0, AWE_VF_LOG);
   for (int i = 0; i < m->npulley; i++)
     ADD(y, "pulleys", m->pulley_name[i], i, "len", "m", 1, 0, AWE_VF_LOG);
 

@@ -18,6 +18,7 @@
 #include "io/spec.h"
 #include "util/status.h"
 #include "aero/vsm_settings.h"
+#include "model/winch_machine.h"
 
 /* Atmosphere, wind and gravity (physics.md §1). */
 typedef struct {
@@ -71,6 +72,9 @@ typedef struct {
   int wing, winch;          /* figure_eight wing, pumping winch; -1 */
   int winch_u;              /* pumping: the winch's torque (or speed) input element */
   double winch_ratio;       /* pumping: drum radius / gear ratio [m] */
+  const awe_async_machine *machine; /* pumping: the winch's machine when it is an AsyncMachine
+                                     * (it then drives the speed set-point), else NULL */
+  double winch_v0;          /* pumping: the speed input's own value (init_vel) [m/s] */
   const char *cwd;          /* external: the scenario's folder */
 } awe_ctrl;
 
@@ -126,6 +130,9 @@ typedef struct awe_model {
   double *winch_init_vel;     /* [m/s] */
   int *winch_brake0;          /* braked at start */
   int *winch_speed_controlled;
+  int *winch_async;           /* 1: AsyncMachine (speed set-point), 0: TorqueControlledMachine */
+  awe_async_machine *winch_machine; /* asynchronous machine constants (winch_machine.h) */
+  double *winch_eta;          /* drive efficiency (settings winch.efficiency) [-] */
 
   /* pulleys */
   int *pulley_seg;            /* [2n] */

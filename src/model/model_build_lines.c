@@ -332,6 +332,32 @@ awe_status awe_mb_tethers(awe_mb_builder *b, awe_err *err) {
 
 /* ---- winches ------------------------------------------------------------------------------ */
 
+/* settings winch.winch_model and the asynchronous machine's rated values (winch_machine.h);
+ * errors at the key in settings.yaml */
+static awe_status winch_machine(const awe_spec *s, int *async, awe_async_machine *am,
+                                awe_err *err) {
+  const awe_settings *set = &s->settings;
+  int k = awe_settings_find("winch_model");
+  const awe_loc *loc = k >= 0 && k < 128 && s->settings.given[k] ? &s->settings.loc[k] : NULL;
+  if (!strcmp(set->winch_model, "AsyncMachine")) *async = 1;
+  else if (set->winch_model[0] && strcmp(set->winch_model, "TorqueControlledMachine"))
+    return awe_err_at(err, AWE_EINVAL, loc, "winch.winch_model: unknown model '%s' (allowed: "
+                      "TorqueControlledMachine, AsyncMachine)", set->winch_model);
+  if (awe_async_init(am, set->u_nom, set->omega_sn, set->omega_mn, set->tau_n, set->tau_b) &&
+      *async)
+    return awe_err_at(err, AWE_EINVAL, loc, "winch: AsyncMachine needs u_nom > 0, 0 < omega_mn "
+                      "< omega_sn and 0 < tau_n < tau_b (got u_nom %g V, omega_sn %g, omega_mn "
+                      "%g rad/s, tau_n %g, tau_b %g N m)", set->u_nom, set->omega_sn,
+                      set->omega_mn, set->tau_n, set->tau_b);
+  int e = awe_settings_find("efficiency");
+  if (!(set->efficiency > 0 && set->efficiency <= 1))
+    return awe_err_at(err, AWE_EINVAL, e >= 0 && e < 128 && s->settings.given[e] ?
+                      &s->settings.loc[e] : NULL, "winch.efficiency: %g is out of range "
+                      "(allowed: 0 < efficiency <= 1)", set->efficiency);
+  return AWE_OK;
+}
+
+
 awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
   const awe_struct_spec *ss = &b->s->structure;
   const awe_settings *set = &b->s->settings;
@@ -351,6 +377,12 @@ awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->winch_init_vel, nw);
   AWE_MB_ALLOC(m->winch_brake0, nw);
   AWE_MB_ALLOC(m->winch_speed_controlled, nw);
+  AWE_MB_ALLOC(m->winch_async, nw);
+  AWE_MB_ALLOC(m->winch_machine, nw);
+  AWE_MB_ALLOC(m->winch_eta, nw);
+  int async = 0;
+  awe_async_machine am = {0};
+  AWE_TRY(winch_machine(b->s, &async, &am, err));
   int total = 0;
   for (int w = 0; w < nw; w++) total += ss->winches[w].ntether;
   AWE_MB_ALLOC(m->winch_tethers, total);
@@ -406,6 +438,10 @@ awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
     m->winch_init_vel[w] = ws->init_vel;
     m->winch_brake0[w] = ws->brake;
     m->winch_speed_controlled[w] = ws->speed_controlled;
+    /* a speed-controlled winch follows its input exactly: no machine */
+    m->winch_async[w] = async && !ws->speed_controlled;
+    m->winch_machine[w] = am;
+    m->winch_eta[w] = set->efficiency;
   }
   return AWE_OK;
 }
