@@ -106,6 +106,7 @@ typedef struct {
   int n_segments;         /* route 2 */
   awe_line_props props;   /* route 2 */
   double init_stretched_length, init_tether_force, init_stretch_frac; /* NAN if absent */
+  int length_set;         /* the scenario set the length (tethers:, settings.initial.l_tethers) */
   awe_loc loc;
 } awe_tether_spec;
 

@@ -13,6 +13,12 @@
  * length (KiteUtils' default). A value in the model's own settings.yaml is not applied:
  * SymbolicAWEModels overwrites l_tethers from the structure file when it loads one, so the
  * structure's length wins there (model_build_kcu.c warns when the two differ).
+ *
+ * The scenario's other settings.initial vectors act the same way, k-th value on the k-th
+ * component as SymbolicAWEModels' init! does: elevations, azimuths, headings [deg] and
+ * elevation_rates, azimuth_rates [deg/s] on the structure's k-th transform (as `transforms:`
+ * does), v_reel_outs [m/s] on the k-th winch's init_vel. From the model's settings.yaml they
+ * are not applied (the structure wins; settings_use.c says so where they differ).
  */
 #include <math.h>
 #include <stdio.h>
@@ -134,6 +140,7 @@ static void set_length(awe_tether_spec *ts, double L) {
   ts->init_stretched_length = L;
   ts->init_tether_force = NAN;
   ts->init_stretch_frac = NAN;
+  ts->length_set = 1;
 }
 
 
@@ -177,7 +184,47 @@ static awe_status scenario_l_tethers(awe_spec *s, const awe_ynode *root, awe_err
 }
 
 
+/* the other settings.initial vectors from the scenario: on the k-th transform / winch */
+static awe_status scenario_initial(awe_spec *s, const awe_ynode *root, awe_err *err) {
+  const awe_ynode *ini = awe_ymap_get(awe_ymap_get(root, "settings"), "initial");
+  awe_struct_spec *ss = &s->structure;
+  const awe_settings *st = &s->settings;
+  static const char *const tk[] = {"elevations", "azimuths", "headings", "elevation_rates",
+                                   "azimuth_rates"};
+  const double *tv[] = {st->elevations, st->azimuths, st->headings, st->elevation_rates,
+                        st->azimuth_rates};
+  const int tn[] = {st->n_elevations, st->n_azimuths, st->n_headings, st->n_elevation_rates,
+                    st->n_azimuth_rates};
+  for (int j = 0; j < 5; j++) {
+    const awe_ynode *v = awe_ymap_get(ini, tk[j]);
+    if (!v || v->kind == AWE_Y_NULL) continue;
+    if (tn[j] > ss->ntransform)
+      return awe_err_at(err, AWE_EINVAL, &v->loc,
+                        "settings.initial.%s has %d values but the structure has %d "
+                        "transform%s (one per transform, in the structure's order)",
+                        tk[j], tn[j], ss->ntransform, ss->ntransform == 1 ? "" : "s");
+    for (int k = 0; k < tn[j]; k++) {
+      awe_transform_spec *T = &ss->transforms[k];
+      double *dst[] = {&T->elevation, &T->azimuth, &T->heading, &T->elevation_vel,
+                       &T->azimuth_vel};
+      *dst[j] = tv[j][k] * M_PI / 180.0;
+    }
+  }
+  const awe_ynode *v = awe_ymap_get(ini, "v_reel_outs");
+  if (v && v->kind != AWE_Y_NULL) {
+    if (st->n_v_reel_outs > ss->nwinch)
+      return awe_err_at(err, AWE_EINVAL, &v->loc,
+                        "settings.initial.v_reel_outs has %d values but the structure has %d "
+                        "winch%s (one per winch, in the structure's order)",
+                        st->n_v_reel_outs, ss->nwinch, ss->nwinch == 1 ? "" : "es");
+    for (int k = 0; k < st->n_v_reel_outs; k++) ss->winches[k].init_vel = st->v_reel_outs[k];
+  }
+  return AWE_OK;
+}
+
+
 awe_status awe_spec_read_tethers(awe_spec *s, const awe_ynode *root, awe_err *err) {
+  AWE_TRY(scenario_initial(s, root, err));
   AWE_TRY(scenario_l_tethers(s, root, err));
   const awe_ynode *tn = awe_ymap_get(root, "tethers");
   if (!tn || tn->kind == AWE_Y_NULL) return AWE_OK;

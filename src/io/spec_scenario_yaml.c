@@ -351,9 +351,10 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
   awe_scenario_spec *sc = &s->scenario;
   AWE_TRY(awe_spec_check_scenario_keys(root, err));
   AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
+  /* settings.initial first: the named overrides (transforms:, tethers:) win over it */
+  AWE_TRY(awe_spec_read_tethers(s, root, err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_wing_overrides(s, awe_ymap_get(root, "wings"), err));
-  AWE_TRY(awe_spec_read_tethers(s, root, err));
   AWE_TRY(awe_spec_read_kcu(s, awe_ymap_get(root, "kcu"), err));
 
   const awe_ynode *in = awe_ymap_get(root, "inputs");

@@ -154,6 +154,7 @@ void awe_mb_check_l_tethers(awe_mb_builder *b) {
     if (L == 0.0) continue;
     for (int j = 0; j < m->winch_tether_num[w]; j++) {
       int t = m->winch_tethers[m->winch_tether_adr[w] + j];
+      if (b->s->structure.tethers[t].length_set) continue; /* the scenario's length */
       if (fabs(m->tether_len0[t] - L) <= 1e-6 * L) continue;
       awe_warn(b->warn, &st->loc[idx],
                "settings.initial.l_tethers[%d] = %g m is not used: tether '%s' is %g m long in "
