@@ -2,8 +2,8 @@
  * sections and settings.initial.l_tethers from the scenario (awesim-scenario(5)).
  *
  * kcu: the tapes are named segments of the structure; the numbers are checked here, where
- * their lines are known (ranges in awesim-scenario(5)); defaults are resolved by the model
- * builder (model_build_kcu.c), which knows the tapes' rest lengths.
+ * their lines are known (ranges in awesim-scenario(5)); names and defaults are resolved by
+ * the model builder (model_build_kcu.c), which knows every segment and its rest length.
  *
  * Tether length: `tethers: {NAME: {length: L}}` places the tether straight at L along the
  * line from its anchored end to its free end, unstretched length L (init_place.c, step 2 and
@@ -37,26 +37,15 @@ static awe_status opt_num(const awe_ynode *map, const char *key, const char *sec
 }
 
 
-/* a segment name of the structure, with did-you-mean */
+/* a segment name (resolved by the model builder, which knows the generated segments too) */
 static awe_status seg_name(awe_spec *s, const awe_ynode *v, const char *what, const char **out,
                            awe_loc *loc, awe_err *err) {
   const char *name;
   AWE_TRY(awe_ynode_string(v, what, &name, err));
-  const awe_struct_spec *ss = &s->structure;
-  for (int k = 0; k < ss->nsegment; k++)
-    if (ss->segments[k].name && !strcmp(ss->segments[k].name, name)) {
-      *out = awe_spec_strdup(s, name);
-      *loc = v->loc;
-      return *out ? AWE_OK : awe_err_set(err, AWE_ENOMEM, "out of memory");
-    }
-  const char *names[512];
-  int n = 0;
-  for (int k = 0; k < ss->nsegment && n < 512; k++)
-    if (ss->segments[k].name) names[n++] = ss->segments[k].name;
-  const char *best = n ? awe_closest(name, names, n) : NULL;
-  return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: the structure has no segment '%s'%s%s%s",
-                    what, name, best ? " (did you mean '" : "", best ? best : "",
-                    best ? "'?)" : "");
+  if (!name[0]) return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: empty segment name", what);
+  *out = awe_spec_strdup(s, name);
+  *loc = v->loc;
+  return *out ? AWE_OK : awe_err_set(err, AWE_ENOMEM, "out of memory");
 }
 
 

@@ -34,8 +34,11 @@ static awe_status tape(awe_mb_builder *b, const char *name, const awe_loc *loc, 
                        int *out, awe_err *err) {
   awe_model *m = b->m;
   int s = awe_model_find_segment(m, name);
-  if (s < 0)
-    return awe_err_at(err, AWE_EINVAL, loc, "%s: the model has no segment '%s'", what, name);
+  if (s < 0) {
+    const char *best = awe_closest(name, (const char *const *)m->segment_name, m->nsegment);
+    return awe_err_at(err, AWE_EINVAL, loc, "%s: the structure has no segment '%s'%s%s%s", what,
+                      name, best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+  }
   if (m->segment_tether[s] >= 0)
     return awe_err_at(err, AWE_EINVAL, loc, "%s: '%s' is a segment of tether '%s'; a KCU tape "
                       "must be a free segment", what, name, m->tether_name[m->segment_tether[s]]);

@@ -48,7 +48,8 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
                     st->n_azimuth_rates};
   for (int j = 0; j < 5; j++) {
     int idx = awe_settings_find(tk[j]);
-    if (!from_file(st, idx, file)) continue;
+    if (idx < 0 || !st->given[idx]) continue;
+    int scen = !from_file(st, idx, file); /* the scenario's, applied unless transforms: won */
     for (int k = 0; k < tn[j]; k++) {
       double used = 0.0;
       const char *name = NULL;
@@ -61,6 +62,11 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
       }
       if (name && fabs(used - tv[j][k]) <= 1e-9 * (1.0 + fabs(used))) continue;
       if (!name && tv[j][k] == 0.0) continue;
+      if (scen && name) {
+        awe_warn(b->warn, loc_of(st, idx), "settings.initial.%s[%d] = %g is not used: the "
+                 "scenario's transforms.%s gives %g", tk[j], k + 1, tv[j][k], name, used);
+        continue;
+      }
       awe_warn(b->warn, loc_of(st, idx),
                "settings.initial.%s[%d] = %g is not used: %s%s%s places the kite (as in "
                "SymbolicAWEModels, which overwrites initial.%s from the structure file); set "
