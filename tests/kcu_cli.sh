@@ -62,6 +62,14 @@ if awk -F, '$1 == 0.75 { f = 1; a = $3 - 5; d = $5 - $4 - 0.002 * $3;
   bad "slew: t = 0.75: $(grep '^0.75,' "$tmp/out") (expected actual 5 %)"; fi
 grep_in slew-header "$tmp/out" '^time\[s\],kcu\.steering_set\[%\],kcu\.steering_actual\[%\],kcu\.steering_tape_left\[m\],kcu\.steering_tape_right\[m\]$'
 
+# the motor's defaults from the settings' kcu section (KiteUtils units: 0.4 ranges/s = 40 %/s)
+check slew-settings 0 "$AWESIM" simulate "$P" --set kcu.steering_rate=null \
+  --set 'settings.kcu.v_steering=0.4' --csv='time,kcu.steering_actual'
+if awk -F, '$1 == 0.6 { f = 1; a = $2 - 4; exit !(a > -1e-3 && a < 1e-3) } END { if (!f) exit 1 }' \
+  "$tmp/out"; then ok; else bad "slew-settings: t = 0.6: $(grep '^0.6,' "$tmp/out") (expected 4 %)"; fi
+check bad-v_steering 65 "$AWESIM" check "$P" --set kcu.steering_rate=null --set 'settings.kcu.v_steering=0'
+grep_in bad-v_steering "$tmp/err" 'kcu\.v_steering = 0 must be > 0'
+
 # a controller drives kcu.steering by name
 sed "s|\.\./\.\./\.\./|$here/|" "$P" >"$tmp/pid.yaml"
 cat >>"$tmp/pid.yaml" <<'YAML'

@@ -64,7 +64,8 @@ static void test_v3_mapping(void) {
   ENSURE_NEAR(m->kcu_st_neutral, 0.8, 1e-12);
   ENSURE_NEAR(m->kcu_dp_rate, 7.5, 0.0);
   ENSURE_NEAR(m->kcu_st_rate, 20.0, 0.0);
-  ENSURE_NEAR(m->kcu_gain, 3.0, 0.0);
+  ENSURE_NEAR(m->kcu_gain[0], 3.0, 0.0);
+  ENSURE_NEAR(m->kcu_gain[1], 3.0, 0.0);
   /* depower %, steering % -> depower, left, right tape [m] */
   static const double table[][5] = {
       {0, 0, 0.2, 0.8, 0.8},        {22, 0, 1.3, 0.8, 0.8},     {36, 0, 2.0, 0.8, 0.8},

@@ -28,7 +28,9 @@ double awe_kcu_rest_length(const awe_model *m, const awe_work *w, int s, double 
 void awe_kcu_assemble(const awe_model *m, const awe_work *w, double *dydt) {
   if (!m->has_kcu) return;
   const double rate[2] = {m->kcu_dp_rate, m->kcu_st_rate};
-  for (int j = 0; j < 2; j++)
-    if (w->kcu_x[j] >= 0)
-      dydt[w->kcu_x[j]] = clamp(m->kcu_gain * (w->kcu_set[j] - w->kcu_act[j]), -rate[j], rate[j]);
+  for (int j = 0; j < 2; j++) {
+    if (w->kcu_x[j] < 0) continue;
+    double v = m->kcu_gain[j] * (w->kcu_set[j] - w->kcu_act[j]);
+    dydt[w->kcu_x[j]] = clamp(v, -rate[j], rate[j]);
+  }
 }

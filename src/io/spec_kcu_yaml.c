@@ -108,7 +108,8 @@ awe_status awe_spec_read_kcu(awe_spec *s, const awe_ynode *n, awe_err *err) {
   double *dst[] = {&k->depower,       &k->steering,       &k->depower_zero, &k->depower_range,
                    &k->steering_neutral, &k->steering_range, &k->depower_rate,
                    &k->steering_rate, &k->gain};
-  for (int j = 0; j < (int)AWE_ARRLEN(dst); j++) AWE_TRY(opt_num(n, keys[j + 2], "kcu", dst[j], err));
+  for (int j = 0; j < (int)AWE_ARRLEN(dst); j++)
+    AWE_TRY(opt_num(n, keys[j + 2], "kcu", dst[j], err));
   if ((v = awe_ymap_get(n, "depower"))) k->depower_loc = v->loc;
   if ((v = awe_ymap_get(n, "steering"))) k->steering_loc = v->loc;
   AWE_TRY(in_range(n, "depower", k->depower, 0, 100, 0, "%", err));

@@ -172,7 +172,7 @@ typedef struct awe_model {
   double kcu_dp_zero, kcu_dp_range;     /* depower tape at 0 % [m], change 0..100 % [m] */
   double kcu_st_neutral, kcu_st_range;  /* steering tapes at 0 % [m], change at 100 % [m] */
   double kcu_dp_rate, kcu_st_rate;      /* motor speed limits [%/s] */
-  double kcu_gain;                      /* motor speed per % of error [1/s] */
+  double kcu_gain[2];                   /* motor speed per % of error [1/s]: depower, steering */
 
   /* scheduled inputs */
   int nsignal;

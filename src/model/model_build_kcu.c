@@ -17,10 +17,10 @@
  *     2.0 m power tape is 36 % by the documented mapping; V3Kite.jl reaches its file name's
  *     "depower 40" with its depower_reduction of 0.2 m (depower_zero 0 m).
  *   steering (initial): settings.initial.steerings[1] when given, else 0.
- *   depower_rate 7.5 %/s, steering_rate 20 %/s, gain 3 1/s: KiteUtils' KCU settings
- *     (v_depower 0.075 and v_steering 0.2 full ranges per second, the depower range being 1
- *     and the steering range 2 units; depower_gain = steering_gain = 3), the KCU model of
- *     KitePodModels.jl (motor speed = gain x error, limited to v_depower / v_steering).
+ *   depower_rate, steering_rate, gain: the settings' kcu section (KiteUtils: v_depower
+ *     0.075 and v_steering 0.2 ranges per second, the depower range being 1 and the steering
+ *     range 2 units, i.e. 7.5 and 20 %/s; depower_gain = steering_gain = 3 1/s), the KCU model
+ *     of KitePodModels.jl (motor speed = gain x error, limited to v_depower / v_steering).
  */
 #include <math.h>
 #include <string.h>
@@ -88,9 +88,20 @@ awe_status awe_mb_kcu(awe_mb_builder *b, awe_err *err) {
   if (isnan(m->kcu_st_neutral))
     m->kcu_st_neutral = m->kcu_seg[1] >= 0 ? 0.5 * (m->segment_l0[m->kcu_seg[1]] +
                                                      m->segment_l0[m->kcu_seg[2]]) : 0.0;
-  m->kcu_dp_rate = DEF(k->depower_rate, 7.5);
-  m->kcu_st_rate = DEF(k->steering_rate, 20.0);
-  m->kcu_gain = DEF(k->gain, 3.0);
+  /* the motors: the scenario's kcu:, else the settings' kcu section (KiteUtils units) */
+  static const char *const sk[4] = {"v_depower", "v_steering", "depower_gain", "steering_gain"};
+  const double sv4[4] = {st->v_depower, st->v_steering, st->depower_gain, st->steering_gain};
+  const double kv4[4] = {k->depower_rate, k->steering_rate, k->gain, k->gain};
+  for (int j = 0; j < 4; j++) {
+    int idx = awe_settings_find(sk[j]);
+    if (isnan(kv4[j]) && !(sv4[j] > 0.0 && isfinite(sv4[j])))
+      return awe_err_at(err, AWE_EINVAL, idx >= 0 && st->loc[idx].file ? &st->loc[idx] : NULL,
+                        "kcu.%s = %g must be > 0 (the kite control unit's motor)", sk[j], sv4[j]);
+  }
+  m->kcu_dp_rate = DEF(k->depower_rate, 100.0 * st->v_depower);
+  m->kcu_st_rate = DEF(k->steering_rate, 100.0 * st->v_steering);
+  m->kcu_gain[0] = DEF(k->gain, st->depower_gain);
+  m->kcu_gain[1] = DEF(k->gain, st->steering_gain);
 
   /* initial settings: the scenario, the settings, the structure */
   double dp = k->depower;
