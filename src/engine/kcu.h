@@ -1,4 +1,5 @@
-/* kcu.h: the kite control unit: depower and steering motors and the tapes they drive.
+/* kcu.h: the kite control unit: depower and steering motors and the tapes they drive
+ * (physics.md §15).
  *
  * Inputs kcu.depower u_p [%] (0 ... 100) and kcu.steering u_s [%] (-100 ... 100; the
  * commands, clamped to those ranges); states kcu.depower_actual p and kcu.steering_actual s
