@@ -134,6 +134,29 @@ static void test_slew(void) {
     s->y[x] += k ? h : -h;
   }
   ENSURE_NEAR((f[0] - f[1]) / (2 * h), -1000.0, 1e-6);
+  /* the Jacobian's pattern holds every row the motor's column moves (the tapes' end points) */
+  {
+    int n = s->w->nx, moved = 0, missing = 0;
+    double *fp = calloc((size_t)n, sizeof(double)), *fm = calloc((size_t)n, sizeof(double));
+    const int *adr, *num, *rows;
+    awe_integrator_pattern(s->it, &adr, &num, &rows);
+    s->y[x] += h;
+    awe_rhs(0.0, s->y, fp, &s->ctx);
+    s->y[x] -= 2 * h;
+    awe_rhs(0.0, s->y, fm, &s->ctx);
+    s->y[x] += h;
+    for (int i = 0; i < n; i++) {
+      if (fp[i] == fm[i]) continue;
+      moved++;
+      int in = 0;
+      for (int e = 0; e < num[x]; e++) in |= rows[adr[x] + e] == i;
+      missing += !in;
+    }
+    ENSURE(moved >= 7); /* its own row and the velocities of the two tapes' ends */
+    ENSURE(missing == 0);
+    free(fp);
+    free(fm);
+  }
   static const double tt[] = {0.5, 0.75, 1.0, 1.5}, want[] = {0.0, 5.0, 10.0, 10.0};
   static const double tol[] = {1e-9, 1e-3, 0.03, 1e-6};
   for (int k = 0; k < 4; k++) {
