@@ -80,6 +80,16 @@ YAML
 check pid-kcu 0 "$AWESIM" simulate "$tmp/pid.yaml" --set run.duration=0.2 --csv='time,controllers.*,kcu.steering_set'
 grep_in pid-kcu "$tmp/out" 'controllers\.hdg'
 
+# ---- settings that are read but do not act: a warning with the reason where they stand ----
+check audit 0 "$AWESIM" check "$V3" --set run.duration=null --set 'settings.initial.kite_distances=[200]'
+grep_in audit-sim_time "$tmp/err" 'settings\.yaml:7:13: system\.sim_time = 100 s is not used: the run lasts run\.duration = 10 s'
+grep_in audit-kite_distances "$tmp/err" '--set settings\.initial\.kite_distances: settings\.initial\.kite_distances is not used'
+check audit-elevations 0 "$AWESIM" check "$P" --set 'settings.initial.elevations=[45]'
+grep_in audit-elevations "$tmp/err" "settings\.initial\.elevations\[1\] = 45 is not used: the scenario's transforms\.main_transform gives 60"
+check initial-elevations 0 "$AWESIM" simulate "$P" --set transforms=null --set 'settings.initial.elevations=[45]' \
+  --set run.duration=0 --set run.steady_state=false --csv='time,wings.main_wing.elevation'
+grep_in initial-elevations "$tmp/out" '^0,0\.785398'
+
 # ---- bad values: exit 65 with file:line:col ----
 # bad NAME 'YAML LINES' 'MESSAGE REGEX': the 2-plate scenario with the lines appended
 bad_case() {

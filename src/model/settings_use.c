@@ -15,6 +15,11 @@
  *     marches to the steady state with its own limits. Said only when the model has
  *     quasi-static points (relaxation) or always (max_iter).
  *   kite.quasi_static true: the point types come from the structure's type column.
+ *   system.sim_time (where the scenario gives no run.duration), system.segments (a tether's
+ *     segment count is the structure's), winch.winch_model other than TorqueControlledMachine
+ *     (awesim's winches are torque-driven unless the structure makes them speed-controlled).
+ * Labels and legacy values stay quiet (kite.physical_model, kite.mass and area: the structure
+ * gives the masses; winch.v_ro_max/v_ro_min: no speed limit is modelled).
  */
 #include <math.h>
 #include <string.h>
@@ -111,6 +116,22 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
   if (im >= 0 && st->given[im])
     awe_warn(b->warn, loc_of(st, im), "solver.max_iter = %d is not used: awesim's steady-state "
              "march has its own limits (run.steady_state)", st->max_iter);
+  int it = awe_settings_find("sim_time");
+  if (it >= 0 && st->given[it] && !s->scenario.bare_model && s->scenario.run.duration_loc.line == 0)
+    awe_warn(b->warn, loc_of(st, it), "system.sim_time = %g s is not used: the run lasts "
+             "run.duration = %g s (set it in the scenario's run: section)", st->sim_time,
+             m->opt.duration);
+  int is = awe_settings_find("segments");
+  if (is >= 0 && st->given[is])
+    awe_warn(b->warn, loc_of(st, is), "system.segments = %d is not used: a tether's segments "
+             "are listed in the structure or generated from its n_segments", st->segments);
+  int iw = awe_settings_find("winch_model"), speed = 0;
+  for (int i = 0; i < m->nwinch; i++) speed |= m->winch_speed_controlled[i];
+  if (iw >= 0 && st->given[iw] && m->nwinch > 0 && !speed &&
+      strcmp(st->winch_model, "TorqueControlledMachine") != 0)
+    awe_warn(b->warn, loc_of(st, iw), "winch.winch_model '%s' is not used: awesim's winches "
+             "are torque-driven (TorqueControlledMachine) unless the structure's winch is "
+             "speed_controlled", st->winch_model);
   int iq = awe_settings_find("quasi_static");
   if (iq >= 0 && st->given[iq] && st->quasi_static)
     awe_warn(b->warn, loc_of(st, iq), "kite.quasi_static = true is not used: the point types "
