@@ -5,7 +5,8 @@
  * their lines are known (ranges in awesim-scenario(5)); names and defaults are resolved by
  * the model builder (model_build_kcu.c), which knows every segment and its rest length.
  *
- * Tether length: `tethers: {NAME: {length: L}}` places the tether straight at L along the
+ * Tether length: `tethers: {NAME: {length: L, n_segments: N}}` (N: generated tethers only)
+ * places the tether straight at L along the
  * line from its anchored end to its free end, unstretched length L (init_place.c, step 2 and
  * 3: init_stretched_length L, no pre-tension). settings.initial.l_tethers[k] given by the
  * scenario (or --set) does the same for the tethers of the k-th winch, as SymbolicAWEModels'
@@ -241,9 +242,25 @@ awe_status awe_spec_read_tethers(awe_spec *s, const awe_ynode *root, awe_err *er
     char sec[200];
     snprintf(sec, sizeof(sec), "tethers.%s", name);
     if (v->kind != AWE_Y_MAP)
-      return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: expected a mapping {length: METRES}", sec);
-    static const char *const k[] = {"length"};
-    AWE_TRY(awe_ymap_check_keys(v, sec, k, 1, err));
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: expected a mapping {length: METRES, "
+                        "n_segments: N}", sec);
+    static const char *const k[] = {"length", "n_segments"};
+    AWE_TRY(awe_ymap_check_keys(v, sec, k, 2, err));
+    const awe_ynode *ns = awe_ymap_get(v, "n_segments");
+    if (ns && ns->kind != AWE_Y_NULL) {
+      char what[220];
+      snprintf(what, sizeof(what), "%s.n_segments", sec);
+      if (T->nseg > 0)
+        return awe_err_at(err, AWE_EINVAL, &ns->loc, "%s: tether '%s' lists its %d segments "
+                          "in the structure; n_segments applies to a generated tether", what,
+                          name, T->nseg);
+      int nseg;
+      AWE_TRY(awe_ynode_int(ns, what, &nseg, err));
+      if (nseg < 1 || nseg > 100000)
+        return awe_err_at(err, AWE_EINVAL, &ns->loc, "%s = %d is out of range (1 ... 100000)",
+                          what, nseg);
+      T->n_segments = nseg;
+    }
     const awe_ynode *ln = awe_ymap_get(v, "length");
     if (!ln || ln->kind == AWE_Y_NULL) continue;
     double L;
