@@ -118,6 +118,8 @@ bad_case same-tape 'kcu: {steering_tapes: [kcu_steering_left, kcu_steering_left]
   "kcu\.steering_tapes: left and right are the same segment 'kcu_steering_left'"
 bad_case tether-tape 'kcu: {depower_tape: main_tether_segment_1}' \
   "kcu\.depower_tape: 'main_tether_segment_1' is a segment of tether 'main_tether'"
+bad_case pulley-tape 'kcu: {depower_tape: le_steering_left}' \
+  "kcu\.depower_tape: 'le_steering_left' is a leg of pulley 'left'"
 bad_case derived-depower 'kcu: {depower_tape: kcu_steering_left, depower_zero: 3.0}' \
   'kcu: the initial depower is -[0-9.]+ % \(allowed 0 \.\.\. 100 %\); it is the structure.s depower tape'
 bad_case neg-rate 'kcu: {depower_tape: kcu_steering_left, depower_rate: -1}' \
