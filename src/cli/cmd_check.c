@@ -55,6 +55,20 @@ static void summary(const awe_spec *s, const awe_model *m) {
            m->point_name[m->tether_end[t]], m->tether_len0[t], m->tether_stretched0[t],
            m->tether_winch[t] >= 0 ? ", winch " : "",
            m->tether_winch[t] >= 0 ? m->winch_name[m->tether_winch[t]] : "");
+  if (m->has_kcu) {
+    double l[3];
+    awe_kcu_tapes(m, m->kcu_depower0, m->kcu_steering0, l);
+    printf("kcu:      depower %g %%", m->kcu_depower0);
+    if (m->kcu_seg[0] >= 0)
+      printf(" (%s %g m, %g m + %g m per 100 %%, %g %%/s)", m->segment_name[m->kcu_seg[0]], l[0],
+             m->kcu_dp_zero, m->kcu_dp_range, m->kcu_dp_rate);
+    printf(", steering %g %%", m->kcu_steering0);
+    if (m->kcu_seg[1] >= 0)
+      printf(" (%s %g m, %s %g m, %g m -/+ %g m per 100 %%, %g %%/s)",
+             m->segment_name[m->kcu_seg[1]], l[1], m->segment_name[m->kcu_seg[2]], l[2],
+             m->kcu_st_neutral, m->kcu_st_range, m->kcu_st_rate);
+    printf("\n");
+  }
   static const char *const wt[] = {"RIGID_DYNAMICS", "PARTICLE_DYNAMICS"};
   static const char *const am[] = {"AeroNone", "AeroDirect", "AeroLinearized"};
   for (int w = 0; w < m->nwing; w++) {

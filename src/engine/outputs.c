@@ -23,6 +23,7 @@ enum {
   OC_WG_MOMENT_B, OC_WG_ELEVATION, OC_WG_AZIMUTH, OC_WG_HEADING, OC_WG_COURSE, OC_WG_AOA,
   OC_WG_AOA_BODY, OC_WG_SIDESLIP, OC_WG_DISTANCE, OC_WG_TURN_RATE, OC_WG_POWER,
   OC_GR_TWIST, OC_GR_TWIST_VEL,
+  OC_KCU_DP_SET, OC_KCU_ST_SET, OC_KCU_DP, OC_KCU_ST, OC_KCU_TAPE_DP, OC_KCU_TAPE_L, OC_KCU_TAPE_R,
   OC_CONTROLLER
 };
 
@@ -52,7 +53,11 @@ static const out_name OUT_NAMES[] = {
     {"wings", "sideslip", OC_WG_SIDESLIP},
     {"wings", "distance", OC_WG_DISTANCE}, {"wings", "turn_rate", OC_WG_TURN_RATE},
     {"wings", "power", OC_WG_POWER},       {"groups", "twist", OC_GR_TWIST},
-    {"groups", "twist_vel", OC_GR_TWIST_VEL}};
+    {"groups", "twist_vel", OC_GR_TWIST_VEL},
+    {"kcu", "depower_set", OC_KCU_DP_SET}, {"kcu", "steering_set", OC_KCU_ST_SET},
+    {"kcu", "depower_actual", OC_KCU_DP}, {"kcu", "steering_actual", OC_KCU_ST},
+    {"kcu", "depower_tape", OC_KCU_TAPE_DP}, {"kcu", "steering_tape_left", OC_KCU_TAPE_L},
+    {"kcu", "steering_tape_right", OC_KCU_TAPE_R}};
 
 
 int awe_output_code(const char *group, const char *var) {
@@ -209,6 +214,13 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
       case OC_PU_VEL: *o = w->pulley_vel[i]; break;
       case OC_GR_TWIST: *o = w->twist[i]; break;
       case OC_GR_TWIST_VEL: *o = w->twist_vel[i]; break;
+      case OC_KCU_DP_SET: *o = w->kcu_set[0]; break;
+      case OC_KCU_ST_SET: *o = w->kcu_set[1]; break;
+      case OC_KCU_DP: *o = w->kcu_act[0]; break;
+      case OC_KCU_ST: *o = w->kcu_act[1]; break;
+      case OC_KCU_TAPE_DP: *o = m->kcu_seg[0] >= 0 ? w->seg_l0[m->kcu_seg[0]] : NAN; break;
+      case OC_KCU_TAPE_L: *o = m->kcu_seg[1] >= 0 ? w->seg_l0[m->kcu_seg[1]] : NAN; break;
+      case OC_KCU_TAPE_R: *o = m->kcu_seg[2] >= 0 ? w->seg_l0[m->kcu_seg[2]] : NAN; break;
       case OC_CONTROLLER: break; /* written at the sample instants (controller.h) */
       default:
         if (code >= OC_WG_POS && code <= OC_WG_POWER) wing_output(m, w, i, code, o);

@@ -11,6 +11,7 @@
 #include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
 #include "engine/group.h"
+#include "engine/kcu.h"
 #include "engine/point.h"
 #include "engine/pulley.h"
 #include "engine/quasi_static.h"
@@ -96,6 +97,7 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
       if (w->pulley_qs[i] < 0) w->pulley_len[i] = m->pulley_len0[i];
     }
   }
+  awe_kcu_unpack(m, w, y);
   awe_group_unpack(m, w, y);
   awe_wing_kinematics(m, w, y);
 }
@@ -145,6 +147,7 @@ static void assemble(const awe_model *m, awe_work *w, int brake_all, double *dyd
     dydt[w->pulley_x[i]] = w->pulley_vel[i];
     dydt[w->pulley_x[i] + 1] = w->pulley_acc[i];
   }
+  awe_kcu_assemble(m, w, dydt);
   awe_wing_assemble(m, w, dydt);
   awe_group_assemble(m, w, dydt);
 }

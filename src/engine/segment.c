@@ -5,10 +5,11 @@
 #include "engine/segment.h"
 
 #include "engine/atmosphere.h"
+#include "engine/kcu.h"
 
 
 double awe_segment_rest_length(const awe_model *m, const awe_work *w, int s) {
-  double l0 = m->segment_l0[s];
+  double l0 = awe_kcu_rest_length(m, w, s, m->segment_l0[s]);
   int t = m->segment_tether[s];
   if (t >= 0) l0 = w->tether_len[t] / m->tether_seg_num[t];
   int p = m->segment_pulley[s];

@@ -106,6 +106,9 @@ typedef struct awe_work {
   int u_v_wind;
   int *wing_x, *group_x;
   int *wing_u_force, *wing_u_moment;
+  int kcu_x[2], kcu_u[2];  /* kcu.depower_actual, kcu.steering_actual; kcu.depower, .steering */
+  /* kite control unit (kcu.h): settings [%] (clamped), actual positions [%], tapes [m] */
+  double kcu_set[2], kcu_act[2], kcu_l0[3];
 
   /* topology helpers: segments touching each point (CSR) */
   int *point_seg_adr, *point_seg_num, *point_segs;
@@ -185,7 +188,8 @@ typedef struct awe_work {
 } awe_work;
 
 /* Default inputs u0 [w->nu]: zero torque, brake as in the model, no rest-length change, no
- * external force, v_wind from the settings, speed-controlled winches at their init_vel. */
+ * external force, v_wind from the settings, speed-controlled winches at their init_vel, the
+ * kite control unit at its initial depower and steering. */
 void awe_input_default(const awe_model *m, const awe_work *w, double *u);
 
 /* Record a warning (first occurrence keeps t and index). */

@@ -92,6 +92,12 @@ static int build_maps(const awe_model *m, awe_work *w) {
   for (int i = 0; i < m->nsegment; i++)
     w->segment_u_l0[i] = var_offset(u, "segments", i, "l0");
   w->u_v_wind = var_offset(u, "wind", 0, "v_wind");
+  static const char *const kx[2] = {"depower_actual", "steering_actual"};
+  static const char *const ku[2] = {"depower", "steering"};
+  for (int j = 0; j < 2; j++) {
+    w->kcu_x[j] = var_offset(x, "kcu", 0, kx[j]);
+    w->kcu_u[j] = var_offset(u, "kcu", 0, ku[j]);
+  }
   return 0;
 }
 
@@ -327,6 +333,14 @@ void awe_state_init(const awe_model *m, awe_work *w, double *y) {
       y[w->pulley_x[i]] = m->pulley_len0[i];
       y[w->pulley_x[i] + 1] = 0.0;
     }
+  }
+  if (m->has_kcu) {
+    const double k0[2] = {m->kcu_depower0, m->kcu_steering0};
+    for (int j = 0; j < 2; j++) {
+      w->kcu_act[j] = w->kcu_set[j] = k0[j];
+      if (w->kcu_x[j] >= 0) y[w->kcu_x[j]] = k0[j];
+    }
+    awe_kcu_tapes(m, k0[0], k0[1], w->kcu_l0);
   }
   awe_group_state_init(m, w, y);
   awe_wing_state_init(m, w, y);

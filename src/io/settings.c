@@ -83,7 +83,7 @@ static const char *const ignored[] = {
     "rel_mass_p2", "rel_mass_p3", "rel_mass_p4", "d_line", "h_bridle", "l_bridle",
     "rel_compr_stiffness", "kcu_model", "kcu_mass", "kcu_diameter", "cd_kcu", "depower_zero",
     "degrees_per_percent_power", "power2steer_dist", "depower_drum_diameter", "tape_thickness",
-    "v_depower", "v_steering", "depower_gain", "steering_gain", "damping", "c_spring",
+    "damping", "c_spring",
     "bridle_tether_diameter", "power_tether_diameter", "steering_tether_diameter",
     "unit_damping", "unit_stiffness", "use_turbulence", "v_wind_gnds", "avg_height",
     "rel_turbs", "i_ref", "v_ref", "height_step", "grid_step", "grid", "heights", "speeds",

@@ -68,6 +68,10 @@
   X(winch, tau_n, D, 121, "N m", "AsyncMachine: rated torque at omega_mn")                    \
   X(winch, tau_b, D, 363, "N m", "AsyncMachine: breakdown (maximum) torque")                  \
   X(winch, efficiency, D, 1, "-", "drive efficiency (awesim): P_el = eta P (generating)")     \
+  X(kcu, v_depower, D, 0.075, "1/s", "depower motor speed limit (full range 1 = 100 %)")     \
+  X(kcu, v_steering, D, 0.2, "1/s", "steering motor speed limit (full range 2 = 200 %)")     \
+  X(kcu, depower_gain, D, 3.0, "1/s", "depower motor speed per unit of error")               \
+  X(kcu, steering_gain, D, 3.0, "1/s", "steering motor speed per unit of error")             \
   X(environment, v_wind, D, 0, "m/s", "wind speed at h_ref")                                \
   X(environment, upwind_dir, D, 0, "deg", "upwind direction (-90 = wind toward +x)")        \
   X(environment, upwind_elevation, D, 0, "deg", "upwind elevation")                         \

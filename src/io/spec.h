@@ -106,6 +106,7 @@ typedef struct {
   int n_segments;         /* route 2 */
   awe_line_props props;   /* route 2 */
   double init_stretched_length, init_tether_force, init_stretch_frac; /* NAN if absent */
+  int length_set;         /* the scenario set the length (tethers:, settings.initial.l_tethers) */
   awe_loc loc;
 } awe_tether_spec;
 
@@ -288,6 +289,21 @@ typedef struct {
   awe_loc loc, period_loc, limits_loc;
 } awe_controller_spec;
 
+/* The kite control unit (scenario `kcu:`, awesim-scenario(5)): depower and steering in % as
+ * Kitepower logs them, mapped to the rest lengths of three tape segments of the structure and
+ * moved by rate-limited motors (engine/kcu.h). NAN: the default (model/model_build_kcu.c). */
+typedef struct {
+  int present;
+  const char *depower_tape, *steering_tapes[2];   /* segment names: depower, left, right */
+  awe_loc depower_tape_loc, steering_tapes_loc[2];
+  double depower, steering;                       /* initial setting [%] */
+  double depower_zero, depower_range;             /* tape [m] at 0 %, change [m] 0..100 % */
+  double steering_neutral, steering_range;        /* tapes [m] at 0 %, change [m] per 100 % */
+  double depower_rate, steering_rate;             /* motor speed limits [%/s] */
+  double gain;                                    /* motor speed per % of error [1/s] */
+  awe_loc loc, depower_loc, steering_loc;
+} awe_kcu_spec;
+
 typedef struct {
   const char *path;        /* scenario file */
   int bare_model;          /* loaded from a model file alone: no scenario, no run: section */
@@ -305,6 +321,7 @@ typedef struct {
   const char *csv;         /* CSV channel patterns from the scenario, NULL = none */
   int ncontroller;
   awe_controller_spec *controllers;
+  awe_kcu_spec kcu;
 } awe_scenario_spec;
 
 /* Everything read for one run. Owns its memory (pool) and the YAML documents. */

@@ -45,6 +45,13 @@ const char *awe_spec_path_join(awe_spec *s, const char *base_file, const char *r
 awe_status awe_spec_read_signal(awe_spec *s, const awe_ynode *n, const char *sec,
                                 awe_input_spec *in, awe_err *err);
 
+/* The scenario's `kcu:` section into s->scenario.kcu (NULL node: no kite control unit; the
+ * structure must be read) (spec_kcu_yaml.c). */
+awe_status awe_spec_read_kcu(awe_spec *s, const awe_ynode *n, awe_err *err);
+/* The scenario's `tethers:` lengths and settings.initial.l_tethers (root: the scenario) into
+ * the structure's tethers (spec_kcu_yaml.c). */
+awe_status awe_spec_read_tethers(awe_spec *s, const awe_ynode *root, awe_err *err);
+
 /* The scenario's `controllers:` list (spec_controller_yaml.c); NULL node: none. */
 awe_status awe_spec_read_controllers(awe_spec *s, const awe_ynode *list, awe_err *err);
 

@@ -338,7 +338,8 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
 /* a scenario's top-level keys (awesim-scenario(5)) */
 static const char *const SCENARIO_KEYS[] = {"awesim",     "name",  "description", "model",
                                             "settings",   "transforms", "wings", "run",
-                                            "inputs",     "output", "controllers"};
+                                            "inputs",     "output", "controllers",
+                                            "kcu",        "tethers"};
 
 
 awe_status awe_spec_check_scenario_keys(const awe_ynode *root, awe_err *err) {
@@ -350,8 +351,11 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
   awe_scenario_spec *sc = &s->scenario;
   AWE_TRY(awe_spec_check_scenario_keys(root, err));
   AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
+  /* settings.initial first: the named overrides (transforms:, tethers:) win over it */
+  AWE_TRY(awe_spec_read_tethers(s, root, err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_wing_overrides(s, awe_ymap_get(root, "wings"), err));
+  AWE_TRY(awe_spec_read_kcu(s, awe_ymap_get(root, "kcu"), err));
 
   const awe_ynode *in = awe_ymap_get(root, "inputs");
   if (in && in->kind != AWE_Y_NULL) {

@@ -34,6 +34,12 @@
  * va (apparent wind at the origin, world), elevation, azimuth, heading, course, aoa, sideslip,
  * distance, power; groups.NAME.twist [rad].
  *
+ * Kite control unit (kcu.h; scenario kcu:): states kcu.depower_actual, kcu.steering_actual
+ * [%] (the motors' positions), inputs kcu.depower, kcu.steering [%] (the commands), outputs
+ * kcu.depower_set, kcu.steering_set (the commands as used, clamped), kcu.depower_actual,
+ * kcu.steering_actual [%], kcu.depower_tape, kcu.steering_tape_left, kcu.steering_tape_right
+ * [m] (the tapes' rest lengths).
+ *
  * Winch outputs: force, vel, torque, power [W] (|F_w| times the tether's reel-out rate, reel-out
  * positive), energy [J] (power integrated over the run, outputs.c), power_electrical [W]
  * (produced: positive generating, negative motoring; winch.h) and energy_electrical [J].
@@ -117,6 +123,9 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       ADD(x, "groups", m->group_name[g], g, "twist_vel", "rad/s", 1, 1e-6, LL);
     }
   }
+  /* kite control unit: a motor for each tape set it drives */
+  if (m->has_kcu && m->kcu_seg[0] >= 0) ADD(x, "kcu", "", 0, "depower_actual", "%", 1, 1e-4, LL);
+  if (m->has_kcu && m->kcu_seg[1] >= 0) ADD(x, "kcu", "", 0, "steering_actual", "%", 1, 1e-4, LL);
 
   /* inputs */
   for (int i = 0; i < m->nwinch; i++) {
@@ -130,6 +139,8 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int i = 0; i < m->npoint; i++)
     ADD(u, "points", m->point_name[i], i, "force", "N", 3, 1e-3, 0);
   ADD(u, "wind", "", 0, "v_wind", "m/s", 1, 1e-3, AWE_VF_LOG);
+  if (m->has_kcu && m->kcu_seg[0] >= 0) ADD(u, "kcu", "", 0, "depower", "%", 1, 1e-4, LL);
+  if (m->has_kcu && m->kcu_seg[1] >= 0) ADD(u, "kcu", "", 0, "steering", "%", 1, 1e-4, LL);
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_type[i] == AWE_WING_RIGID)
       ADD(u, "wings", m->wing_name[i], i, "force", "N", 3, 1e-3, 0);
@@ -199,6 +210,15 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       ADD(y, "wings", m->wing_name[i], i, wv[k].var, wv[k].unit, wv[k].dim, 0, wv[k].flags);
   for (int g = 0; g < m->ngroup; g++)
     ADD(y, "groups", m->group_name[g], g, "twist", "rad", 1, 0, AWE_VF_LOG | AWE_VF_ANGLE);
+  if (m->has_kcu) {
+    static const char *const kv[] = {"depower_set", "depower_actual", "steering_set",
+                                     "steering_actual"};
+    for (int k = 0; k < 4; k++)
+      if (m->kcu_seg[k < 2 ? 0 : 1] >= 0) ADD(y, "kcu", "", 0, kv[k], "%", 1, 0, AWE_VF_LOG);
+    static const char *const kt[] = {"depower_tape", "steering_tape_left", "steering_tape_right"};
+    for (int k = 0; k < 3; k++)
+      if (m->kcu_seg[k] >= 0) ADD(y, "kcu", "", 0, kt[k], "m", 1, 0, AWE_VF_LOG);
+  }
   return AWE_OK;
 }
 

@@ -171,6 +171,16 @@ typedef struct awe_model {
   awe_opt opt;
   awe_settings settings;      /* the merged settings, for reference */
 
+  /* kite control unit (model_build_kcu.c; equations engine/kcu.h): depower and steering in
+   * %, mapped to the rest lengths of its tapes, moved by rate-limited motors */
+  int has_kcu;
+  int kcu_seg[3];             /* depower tape, left and right steering tape; -1 = none */
+  double kcu_depower0, kcu_steering0;   /* initial setting [%] */
+  double kcu_dp_zero, kcu_dp_range;     /* depower tape at 0 % [m], change 0..100 % [m] */
+  double kcu_st_neutral, kcu_st_range;  /* steering tapes at 0 % [m], change at 100 % [m] */
+  double kcu_dp_rate, kcu_st_rate;      /* motor speed limits [%/s] */
+  double kcu_gain[2];                   /* motor speed per % of error [1/s]: depower, steering */
+
   /* scheduled inputs */
   int nsignal;
   awe_signal *signals;
@@ -230,6 +240,10 @@ int awe_pulley_has_state(const awe_model *m, int i);
 /* Index lookups by name; -1 if absent. */
 int awe_model_find_point(const awe_model *m, const char *name);
 int awe_model_find_segment(const awe_model *m, const char *name);
+
+/* The rest lengths [m] of the KCU's depower, left and right steering tapes at a depower [%]
+ * and steering [%] setting (engine/kcu.h; tapes held at >= 0 m) (model_build_kcu.c). */
+void awe_kcu_tapes(const awe_model *m, double depower, double steering, double l[3]);
 int awe_model_find_winch(const awe_model *m, const char *name);
 int awe_model_find_tether(const awe_model *m, const char *name);
 

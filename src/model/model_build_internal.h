@@ -42,6 +42,12 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err);
 awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err);
 awe_status awe_mb_derive(awe_mb_builder *b, awe_err *err);
 awe_status awe_mb_transforms(awe_mb_builder *b, awe_err *err);
+/* model_build_kcu.c: the kite control unit (its tapes' initial rest lengths); the model's
+ * settings.initial.l_tethers against the structure */
+awe_status awe_mb_kcu(awe_mb_builder *b, awe_err *err);
+void awe_mb_check_l_tethers(awe_mb_builder *b);
+/* settings_use.c: settings read but not acting here, said where they are given */
+void awe_mb_settings_unused(awe_mb_builder *b);
 /* model_build_run.c: aerodynamics, environment and run options, input signals */
 awe_status awe_mb_aero(awe_mb_builder *b, awe_err *err);
 void awe_mb_env_opt(awe_mb_builder *b);

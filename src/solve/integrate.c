@@ -138,6 +138,10 @@ static void seg_deps(const awe_model *m, const awe_work *w, const pattern *p, in
   if (t >= 0 && w->tether_x[t] >= 0) row[p->blk_of_x[w->tether_x[t]]] = 1;
   int pu = m->segment_pulley[s];
   if (pu >= 0 && w->pulley_x[pu] >= 0) row[p->blk_of_x[w->pulley_x[pu]]] = 1;
+  /* a KCU tape's rest length follows the motor positions */
+  if (m->has_kcu)
+    for (int j = 0; j < 3; j++)
+      if (m->kcu_seg[j] == s && w->kcu_x[j > 0] >= 0) row[p->blk_of_x[w->kcu_x[j > 0]]] = 1;
   if (pu >= 0 && w->pulley_qs[pu] >= 0) {
     int c = p->cluster[w->pulley_qs[pu]];
     if (c != skip)
@@ -268,6 +272,12 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
           seg_deps(m, w, p, s, row, -1);
       }
     }
+  }
+  /* KCU rows: each motor follows its own position (and its input) */
+  for (int j = 0; j < 2 && m->has_kcu; j++) {
+    if (w->kcu_x[j] < 0) continue;
+    int r = p->blk_of_x[w->kcu_x[j]];
+    p->dep[r * nb + r] = 1;
   }
   /* pulley rows */
   for (int pu = 0; pu < m->npulley; pu++) {

@@ -1,0 +1,139 @@
+/* settings_use.c: settings that awesim reads but that do not act, said where they are given.
+ *
+ * A key that is read and silently not used lets a user believe it acts. KiteUtils' keys that
+ * SymbolicAWEModels ignores are accepted quietly by the reader (io/settings.c); the keys here
+ * are ones SymbolicAWEModels or KiteModels do use, so a value that would change something
+ * there gets a warning with the reason and what to set instead:
+ *   initial.elevations, azimuths, headings, elevation_rates, azimuth_rates, v_reel_outs from
+ *     the model's settings.yaml: SymbolicAWEModels overwrites them from the structure file it
+ *     loads (its transforms and winches); from the scenario they are applied
+ *     (io/spec_kcu_yaml.c). initial.l_tethers: model_build_kcu.c.
+ *   initial.heading_rates, kite_distances: no counterpart (the turn rate of a transform is
+ *     transforms.NAME.turn_rate; the kite's distance follows from the tether and bridle).
+ *   solver.relaxation, solver.max_iter: SymbolicAWEModels' relaxed quasi-static and
+ *     steady-state iterations; awesim solves quasi-static points by Newton's method and
+ *     marches to the steady state with its own limits. Said only when the model has
+ *     quasi-static points (relaxation) or always (max_iter).
+ *   kite.quasi_static true: the point types come from the structure's type column.
+ *   system.sim_time (where the scenario gives no run.duration), system.segments (a tether's
+ *     segment count is the structure's), winch.winch_model other than TorqueControlledMachine
+ *     (awesim's winches are torque-driven unless the structure makes them speed-controlled).
+ * Labels and legacy values stay quiet (kite.physical_model, kite.mass and area: the structure
+ * gives the masses; winch.v_ro_max/v_ro_min: no speed limit is modelled).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model/model_build_internal.h"
+
+
+static int from_file(const awe_settings *st, int idx, const char *file) {
+  return idx >= 0 && st->given[idx] && file && st->loc[idx].file &&
+         !strcmp(st->loc[idx].file, file);
+}
+
+
+static const awe_loc *loc_of(const awe_settings *st, int idx) {
+  return st->loc[idx].file ? &st->loc[idx] : NULL;
+}
+
+
+void awe_mb_settings_unused(awe_mb_builder *b) {
+  const awe_model *m = b->m;
+  const awe_spec *s = b->s;
+  const awe_settings *st = &s->settings;
+  const awe_struct_spec *ss = &s->structure;
+  const char *file = s->scenario.settings_file;
+
+  static const char *const tk[] = {"elevations", "azimuths", "headings", "elevation_rates",
+                                   "azimuth_rates"};
+  const double *tv[] = {st->elevations, st->azimuths, st->headings, st->elevation_rates,
+                        st->azimuth_rates};
+  const int tn[] = {st->n_elevations, st->n_azimuths, st->n_headings, st->n_elevation_rates,
+                    st->n_azimuth_rates};
+  for (int j = 0; j < 5; j++) {
+    int idx = awe_settings_find(tk[j]);
+    if (idx < 0 || !st->given[idx]) continue;
+    int scen = !from_file(st, idx, file); /* the scenario's, applied unless transforms: won */
+    for (int k = 0; k < tn[j]; k++) {
+      double used = 0.0;
+      const char *name = NULL;
+      if (k < ss->ntransform) {
+        const awe_transform_spec *T = &ss->transforms[k];
+        const double v[] = {T->elevation, T->azimuth, T->heading, T->elevation_vel,
+                            T->azimuth_vel};
+        used = v[j] * 180.0 / M_PI;
+        name = T->name;
+      }
+      if (name && fabs(used - tv[j][k]) <= 1e-9 * (1.0 + fabs(used))) continue;
+      if (!name && tv[j][k] == 0.0) continue;
+      if (scen && name) {
+        awe_warn(b->warn, loc_of(st, idx), "settings.initial.%s[%d] = %g is not used: the "
+                 "scenario's transforms.%s gives %g", tk[j], k + 1, tv[j][k], name, used);
+        continue;
+      }
+      awe_warn(b->warn, loc_of(st, idx),
+               "settings.initial.%s[%d] = %g is not used: %s%s%s places the kite (as in "
+               "SymbolicAWEModels, which overwrites initial.%s from the structure file); set "
+               "it in the scenario (transforms: or settings.initial.%s)", tk[j], k + 1,
+               tv[j][k], name ? "the structure's transform '" : "the structure has no such "
+               "transform; its transforms", name ? name : "", name ? "'" : "", tk[j], tk[j]);
+    }
+  }
+  int iv = awe_settings_find("v_reel_outs");
+  if (from_file(st, iv, file))
+    for (int k = 0; k < st->n_v_reel_outs; k++) {
+      double used = k < m->nwinch ? m->winch_init_vel[k] : 0.0;
+      if (st->v_reel_outs[k] == used) continue;
+      awe_warn(b->warn, loc_of(st, iv),
+               "settings.initial.v_reel_outs[%d] = %g m/s is not used: %s (the structure wins "
+               "as in SymbolicAWEModels); set it in the scenario (settings.initial.v_reel_outs)",
+               k + 1, st->v_reel_outs[k],
+               k < m->nwinch ? "the winch's init_vel in the structure sets the reel-out speed"
+                             : "the structure has no such winch");
+    }
+  static const char *const nk[] = {"heading_rates", "kite_distances"};
+  const int nn[] = {st->n_heading_rates, st->n_kite_distances};
+  const double *nv[] = {st->heading_rates, st->kite_distances};
+  static const char *const why[] = {
+      "give the turn rate of a transform as transforms.NAME.turn_rate [deg/s]",
+      "the kite's distance follows from the tether length (tethers.NAME.length) and the bridle"};
+  for (int j = 0; j < 2; j++) {
+    int idx = awe_settings_find(nk[j]);
+    int nonzero = 0;
+    for (int k = 0; k < nn[j]; k++) nonzero |= nv[j][k] != 0.0;
+    if (idx >= 0 && st->given[idx] && nonzero)
+      awe_warn(b->warn, loc_of(st, idx), "settings.initial.%s is not used: %s", nk[j], why[j]);
+  }
+  int qs = 0;
+  for (int i = 0; i < m->npoint; i++) qs |= m->point_type[i] == AWE_PT_QUASI_STATIC;
+  for (int i = 0; i < m->npulley; i++) qs |= m->pulley_type[i] == AWE_DYN_QUASI_STATIC;
+  int ir = awe_settings_find("relaxation"), im = awe_settings_find("max_iter");
+  if (qs && ir >= 0 && st->given[ir])
+    awe_warn(b->warn, loc_of(st, ir), "solver.relaxation = %g is not used: awesim solves "
+             "quasi-static points and pulleys by Newton's method without relaxation",
+             st->relaxation);
+  if (im >= 0 && st->given[im])
+    awe_warn(b->warn, loc_of(st, im), "solver.max_iter = %d is not used: awesim's steady-state "
+             "march has its own limits (run.steady_state)", st->max_iter);
+  int it = awe_settings_find("sim_time");
+  if (it >= 0 && st->given[it] && !s->scenario.bare_model && s->scenario.run.duration_loc.line == 0)
+    awe_warn(b->warn, loc_of(st, it), "system.sim_time = %g s is not used: the run lasts "
+             "run.duration = %g s (set it in the scenario's run: section)", st->sim_time,
+             m->opt.duration);
+  int is = awe_settings_find("segments");
+  if (is >= 0 && st->given[is])
+    awe_warn(b->warn, loc_of(st, is), "system.segments = %d is not used: a tether's segments "
+             "are listed in the structure or generated from its n_segments", st->segments);
+  int iw = awe_settings_find("winch_model"), speed = 0;
+  for (int i = 0; i < m->nwinch; i++) speed |= m->winch_speed_controlled[i];
+  if (iw >= 0 && st->given[iw] && m->nwinch > 0 && !speed &&
+      strcmp(st->winch_model, "TorqueControlledMachine") != 0)
+    awe_warn(b->warn, loc_of(st, iw), "winch.winch_model '%s' is not used: awesim's winches "
+             "are torque-driven (TorqueControlledMachine) unless the structure's winch is "
+             "speed_controlled", st->winch_model);
+  int iq = awe_settings_find("quasi_static");
+  if (iq >= 0 && st->given[iq] && st->quasi_static)
+    awe_warn(b->warn, loc_of(st, iq), "kite.quasi_static = true is not used: the point types "
+             "(DYNAMIC, QUASI_STATIC, ...) come from the structure's type column");
+}
