@@ -81,7 +81,12 @@ static void test_three_cycles(void) {
     put_cycle(&f, &cyc[c]);
   }
   ENSURE(f.s.n == 0 || f.s.n == 2);
-  for (int i = 0; i < 10; i++) put(&f, 3000, 1.0, 0.6, 19, 18, 0, 1000);
+  /* the fourth reel-out confirms the third cycle after 5 s */
+  for (int i = 0; i < 49; i++) put(&f, 3000, 1.0, 0.6, 19, 18, 0, 1000);
+  ENSURE(f.s.n == 2);
+  put(&f, 3000, 1.0, 0.6, 19, 18, 0, 1000);
+  ENSURE(f.s.n == 2);
+  put(&f, 3000, 1.0, 0.6, 19, 18, 0, 1000);
   ENSURE(f.s.n == 3);
   for (int c = 0; c < 3 && c < f.s.n; c++) check_cycle(&f.s.cycles[c], &cyc[c], t0[c]);
   awe_cycle med;
@@ -129,6 +134,31 @@ static void test_not_counted(void) {
 }
 
 
+/* a 1.5 s dip to reel-in during reel-out and a 1.5 s pay-out during reel-in start no cycle */
+static void test_excursions(void) {
+  feed f = {.k = 0};
+  awe_cycle_stats_init(&f.s);
+  for (int i = 0; i < 50; i++) put(&f, 900, -3.0, 1.0, 10, 12, 0, 0);
+  for (int c = 0; c < 2; c++) {
+    for (int i = 0; i < 400; i++)
+      put(&f, 3000, i >= 100 && i < 115 ? -1.0 : 1.1, 0.6, 19, 18, 0, 0);
+    for (int i = 0; i < 200; i++) put(&f, 900, i >= 60 && i < 75 ? 1.0 : -3.5, 1.0, 10, 12, 0, 0);
+  }
+  for (int i = 0; i < 60; i++) put(&f, 3000, 1.1, 0.6, 19, 18, 0, 0);
+  ENSURE(f.s.n == 2);
+  for (int c = 0; c < f.s.n && c < 2; c++) {
+    const awe_cycle *g = &f.s.cycles[c];
+    ENSURE_NEAR(g->t_start, (50 + 600 * c) * DT, 1e-9);
+    ENSURE_NEAR(g->duration, 60.0, 1e-9);
+    ENSURE_NEAR(g->reel_out_duration, 40.0, 1e-9);  /* 385 reel-out + the 15 pay-out samples */
+    ENSURE_NEAR(g->reel_in_duration, 20.0, 1e-9);
+    ENSURE_NEAR(g->speed_reel_in_mean, (15 * -1.0 + 185 * -3.5) / 200, 1e-12);
+    ENSURE_NEAR(g->speed_reel_out_mean, (385 * 1.1 + 15 * 1.0) / 400, 1e-12);
+  }
+  awe_cycle_stats_free(&f.s);
+}
+
+
 /* reel-out only: no cycle, and a median over none is NaN */
 static void test_none(void) {
   feed f = {.k = 0};
@@ -154,6 +184,7 @@ static void test_fields(void) {
 int main(void) {
   RUN(test_three_cycles);
   RUN(test_not_counted);
+  RUN(test_excursions);
   RUN(test_none);
   RUN(test_fields);
   return harness_report();

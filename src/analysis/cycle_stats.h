@@ -6,8 +6,14 @@
  *              it falls below -band; in between the phase is kept (hysteresis, band 0.2 m/s).
  *              Before |v| first exceeds the band the phase is unknown.
  *   cycle      from a sample where the phase turns reel-in -> reel-out to the next such sample
- *              (excluded). A run that starts in reel-out has its first reel-out uncounted; a
- *              cycle is counted only once the next reel-out has begun.
+ *              (excluded), where that reel-in lasted at least min_reel_in (5 s) or began with
+ *              the record, and the reel-out then lasts at least min_reel_out (5 s): a short
+ *              excursion of the reel speed (the winch pausing in a transition, a gust during
+ *              reel-out, a brief pay-out during reel-in) counts in the phases but starts no
+ *              cycle. (Streamed: the samples after a candidate start are summed apart and
+ *              added back to the running cycle when the candidate fails.)
+ *              A run that starts in reel-out has its first reel-out uncounted; a cycle is
+ *              counted only once the next reel-out has begun.
  *   durations  each sample stands for the interval to the next sample: duration =
  *              t(next start) - t(start), reel-out/reel-in duration = sum of the intervals of
  *              their samples (the two add up to the duration).
@@ -18,7 +24,9 @@
  *   figure     the period of the azimuth during reel-out: the times where it crosses zero
  *              upwards (linear interpolation between two reel-out samples), each counted only
  *              after the azimuth was below -azimuth_band (0.035 rad = 2 deg) since the last
- *              one; period = (last - first) / (count - 1), NaN with fewer than two crossings.
+ *              one. The first crossing of a reel-out is the kite's entry into the pattern (in
+ *              the flight it falls in the transition, before the `pattern` counter starts):
+ *              period = (last - second) / (count - 2), NaN with fewer than three crossings.
  *              One figure eight takes the kite once left and once right of the wind, so this is
  *              the figure-eight period (twice the flight's half-eight `pattern` counter).
  * Memory: the cycle list grows (doubling); nothing else is allocated per sample.
@@ -32,6 +40,8 @@
 
 #define AWE_CYCLE_SPEED_BAND 0.2     /* m/s */
 #define AWE_CYCLE_AZIMUTH_BAND 0.035 /* rad */
+#define AWE_CYCLE_MIN_REEL_IN 5.0    /* s */
+#define AWE_CYCLE_MIN_REEL_OUT 5.0   /* s */
 
 /* one sample: SI units, angles in rad; NAN where a channel is absent */
 typedef struct {
@@ -58,17 +68,21 @@ extern const int awe_cycle_nfields;
 typedef struct {
   double t_start, dur[2], n[2], force[2], speed[2], elev_out, va_out, vk_out, force_max;
   double n_all, power, power_el;
-  double az_prev, t_prev_out, fig_first, fig_last;
-  int az_have, az_armed, fig_n;
+  double fig_t0, fig_t1, fig_last;  /* first, second and last crossing */
+  int fig_n;
 } awe_cycle_acc;
 
 typedef struct {
-  double speed_band, azimuth_band;
+  double speed_band, azimuth_band, min_reel_in, min_reel_out;
   int phase;      /* -1 unknown, 0 reel-out, 1 reel-in */
-  int open;       /* a cycle is being summed */
-  int have_prev;
-  double t_prev;
-  awe_cycle_acc acc;
+  double t_in;    /* start of the current reel-in (-inf when it began with the record) */
+  int open;       /* a cycle is being summed (acc) */
+  int pending;    /* a start at t_cand awaits its min_reel_out (pend) */
+  int have_prev, prev_to;  /* prev_to: where the previous sample went: 0 none, 1 acc, 2 pend */
+  double t_prev, t_cand;
+  double az_prev, t_prev_out;  /* the azimuth's last reel-out sample */
+  int az_have, az_armed;
+  awe_cycle_acc acc, pend;
   awe_cycle *cycles;
   int n, cap;
 } awe_cycle_stats;
