@@ -76,14 +76,31 @@ void awe_cycles_report_json(FILE *f, const awe_cycles_report *c) {
 }
 
 
-static void row(FILE *f, const char *label, const awe_cycle *y) {
-  fprintf(f, "  %-6s %7.1f %6.1f %5.1f %5.1f %6.3f %6.3f %6.3f %6.3f %6.3f %5.1f %5.1f %5.1f "
-             "%5.1f %6.3f %6.3f\n",
-          label, y->t_start, y->duration, y->reel_out_duration, y->reel_in_duration,
-          y->force_reel_out_mean / 1e3, y->force_max / 1e3, y->force_reel_in_mean / 1e3,
-          y->speed_reel_out_mean, y->speed_reel_in_mean, y->elevation_reel_out_mean,
-          y->apparent_wind_reel_out_mean, y->kite_speed_reel_out_mean, y->figure_period,
-          y->power_mean / 1e3, y->power_electrical_mean / 1e3);
+/* one cell: the value scaled, or "-" when it is not a number */
+static void cell(FILE *f, int width, int prec, double v) {
+  if (isfinite(v)) fprintf(f, " %*.*f", width, prec, v);
+  else fprintf(f, " %*s", width, "-");
+}
+
+
+static void row(FILE *f, const char *label, const awe_cycle *y, int median) {
+  fprintf(f, "  %-6s", label);
+  cell(f, 7, 1, median ? NAN : y->t_start);
+  cell(f, 6, 1, y->duration);
+  cell(f, 5, 1, y->reel_out_duration);
+  cell(f, 5, 1, y->reel_in_duration);
+  cell(f, 6, 3, y->force_reel_out_mean / 1e3);
+  cell(f, 6, 3, y->force_max / 1e3);
+  cell(f, 6, 3, y->force_reel_in_mean / 1e3);
+  cell(f, 6, 3, y->speed_reel_out_mean);
+  cell(f, 6, 3, y->speed_reel_in_mean);
+  cell(f, 5, 1, y->elevation_reel_out_mean);
+  cell(f, 5, 1, y->apparent_wind_reel_out_mean);
+  cell(f, 5, 1, y->kite_speed_reel_out_mean);
+  cell(f, 5, 1, y->figure_period);
+  cell(f, 6, 3, y->power_mean / 1e3);
+  cell(f, 6, 3, y->power_electrical_mean / 1e3);
+  fputc('\n', f);
 }
 
 
@@ -106,10 +123,10 @@ void awe_cycles_report_print(FILE *f, const awe_cycles_report *c) {
   for (int i = 0; i < c->s.n; i++) {
     char label[16];
     snprintf(label, sizeof(label), "%d", i + 1);
-    row(f, label, &c->s.cycles[i]);
+    row(f, label, &c->s.cycles[i], 0);
   }
   awe_cycle med;
-  if (awe_cycle_median(c->s.cycles, c->s.n, &med) == AWE_OK) row(f, "median", &med);
+  if (awe_cycle_median(c->s.cycles, c->s.n, &med) == AWE_OK) row(f, "median", &med, 1);
 }
 
 
