@@ -5,7 +5,8 @@
 #               reel-out 159 s); at its start and at its end the reel speed crosses +0.2 m/s;
 #               its duration, power_mean (the mean of force * vel over its rows), force_max and
 #               the reel-out / reel-in mean speeds (the phase switches above +0.2 / below -0.2
-#               m/s and is kept in between) equal the numbers from the CSV; cycle_median equals the cycle; the stderr table has it
+#               m/s and is kept in between) equal the numbers from the CSV; cycle_median
+#               equals the cycle; the stderr table has it
 #   none        60 s of the same (one reel-out, one reel-in): "cycles": [], "cycle_median": null
 #               and stderr says there was no full cycle
 AWESIM=${AWESIM:-./awesim}
@@ -54,11 +55,13 @@ awk -F, -v t0="$t0" -v dur="$dur" 'NR == 1 { next }
   END { printf "%d %.9g %.9g %.9g %.9g %.9g %d %d\n", n, n * dt, p / n, fm, so / no, si / ni,
         start_ok, end_ok }' "$tmp/p.csv" >"$tmp/m"
 read -r rows cdur cpm cfm cvo cvi sok eok <"$tmp/m"
-echo "cycles_cli: cycle from $t0 s for $dur s ($rows rows, $cdur s): power_mean JSON $pm CSV $cpm," \
+echo "cycles_cli: cycle from $t0 s for $dur s ($rows rows, $cdur s):" \
+  "power_mean JSON $pm CSV $cpm," \
   "force_max $fm / $cfm, reel-out speed $vo / $cvo, reel-in speed $vi / $cvi"
 awk -v t="$t0" -v d="$dur" 'BEGIN { exit !(t > 80 && t < 95 && d > 65 && d < 80) }' && ok ||
   bad "cycle start $t0 s, duration $dur s: expected about 87 s and 72 s"
-[ "$sok" = 1 ] && [ "$eok" = 1 ] && ok || bad "reel speed does not cross +0.2 m/s at the start ($sok) or end ($eok)"
+[ "$sok" = 1 ] && [ "$eok" = 1 ] && ok ||
+  bad "reel speed does not cross +0.2 m/s at the start ($sok) or end ($eok)"
 near "$cdur" "$dur" 1e-9 && ok || bad "duration $dur s vs rows x dt $cdur s"
 near "$pm" "$cpm" 1e-6 && ok || bad "power_mean $pm vs mean force*vel $cpm"
 near "$fm" "$cfm" 1e-8 && ok || bad "force_max $fm vs $cfm"
