@@ -4,7 +4,9 @@
 # with more than one colour; --list, a sweep summary plot, error exits (2, 65, 66, 69, 74) and
 # the re-exec from a python3 that lacks numpy/h5py/matplotlib. Logs with wings get the flight
 # path in the wind window (azimuth against elevation in degrees, checked against the log), logs
-# with controllers one setpoint/measure panel per loop. Skipped (with the reason) when no
+# with controllers one setpoint/measure panel per loop. --compare overlays a shipped measured
+# cycle on a log (the measured cycles themselves in awesim's layout: its cycle is found and
+# aligned) and exits 65/66 on a missing cycle, a log without a wing, a missing file. Skipped (with the reason) when no
 # Python 3 has numpy, h5py and matplotlib.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -201,6 +203,49 @@ check "unwritable output: exit 74" [ $? -eq 74 ]
 "$PLOT" "$T/a.h5" --size 10 2>"$T/err"
 check "bad --size: exit 2" [ $? -eq 2 ]
 check "help" sh -c "'$PLOT' --help | grep -q 'Exit status'"
+
+# --compare: a measured cycle over a simulated one. The "simulated" log is the measured cycles
+# 40-41 written in awesim's HDF5 layout (force in N), so its first full cycle is cycle 40 of
+# tests/data/flight_2019/cycle_stats.csv (131.1 s from 1570536826.2 s)
+"$PY" - "$T/f.h5" tests/data/flight_2019/20191008_0040.csv tests/data/flight_2019/20191008_0041.csv <<'EOF'
+import csv, sys
+import numpy as np, h5py
+rows = []
+for p in sys.argv[2:]:
+    r = list(csv.DictReader(open(p)))
+    rows += r[1:] if rows and r[0]["time"] == rows[-1]["time"] else r
+col = lambda k: np.array([float(x[k]) for x in rows])
+with h5py.File(sys.argv[1], "w") as f:
+    f["time"] = col("time")
+    f["winches/force"] = (col("ground_tether_force") * 9.81)[:, None]
+    f["winches/vel"] = col("ground_tether_reelout_speed")[:, None]
+    f["wings/elevation"] = col("kite_elevation")[:, None]
+    f["wings/azimuth"] = col("kite_azimuth")[:, None]
+    va = col("airspeed_apparent_windspeed")
+    f["wings/va"] = np.stack([va, 0 * va, 0 * va], 1)[:, None, :]
+    f["wings/vel"] = np.stack([col("kite_0_vx"), col("kite_0_vy"), col("kite_0_vz")], 1)[:, None, :]
+EOF
+"$PLOT" --compare tests/data/flight_2019/20191008_0040.csv "$T/f.h5" -o "$T/cmp.png" \
+  --size 800x700 2>"$T/err"
+rc=$?
+check "--compare: exit $rc: $(cat "$T/err")" [ "$rc" -eq 0 ]
+check "--compare: PNG 800x700" png_ok "$T/cmp.png" 800 700
+check "--compare: says what it wrote: $(cat "$T/err")" grep -q "^awesim-plot: wrote $T/cmp.png: " "$T/err"
+check "--compare: the simulated cycle is cycle 40 (131.10 s from 1570536826.20 s): $(cat "$T/err")" \
+  grep -q "simulated: cycle 1 of 1 from t = 1570536826.20 s for 131.10 s" "$T/err"
+check "--compare: the measured file has no full cycle: from 3.3 s to its end" \
+  grep -q "measured: 20191008_0040.csv from 3.3 s after its first row for 128.1 s (no full" "$T/err"
+"$PLOT" --compare tests/data/flight_2019/20191008_0040.csv "$T/f.h5" --cycle 2 -o "$T/c2.png" \
+  2>"$T/err"
+rc=$?
+check "--compare --cycle 2 of 1: exit $rc (65)" [ "$rc" -eq 65 ]
+check "--compare --cycle 2: says how many there are" grep -q "1 full pumping cycle(s), cycle 2" "$T/err"
+"$PLOT" --compare "$T/none.csv" "$T/f.h5" -o "$T/c3.png" 2>"$T/err"
+check "--compare, missing flight file: exit 66" [ $? -eq 66 ]
+"$PLOT" --compare tests/data/flight_2019/20191008_0040.csv "$T/a.h5" -o "$T/c4.png" 2>"$T/err"
+rc=$?
+check "--compare on a log without a wing: exit $rc (65)" [ "$rc" -eq 65 ]
+check "--compare on a log without a wing: says so" grep -q "needs a log with a winch and a wing" "$T/err"
 
 # a python3 without the modules (here: one started with -S, which hides dist-packages):
 # the script re-runs itself with one that has them, or says what is missing (exit 69)

@@ -23,6 +23,7 @@
 
 #include "engine/aero_coupling.h"
 #include "cli/cli.h"
+#include "cli/cycles_report.h"
 #include "control/controller.h"
 #include "solve/sim.h"
 #include "solve/steady.h"
@@ -173,7 +174,7 @@ static void json_str(FILE *f, const char *str) {
 /* one JSON record: the run and the final value of every logged output */
 static void write_json(const char *path, const options *o, const char *status, int code,
                        double wall, long rows, const char *solver, const awe_sim *sim,
-                       const char *error) {
+                       const char *error, const awe_cycles_report *cycles) {
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "awesim: warning: cannot write %s: %s\n", path, strerror(errno));
@@ -220,6 +221,7 @@ static void write_json(const char *path, const options *o, const char *status, i
                  "\"mean_cycle_power\": %.9g, \"peak_force\": %.9g}",
               cyc, cyc ? e / cyc : 0.0, tc > 0 ? e / tc : 0.0, pk);
   }
+  awe_cycles_report_json(f, cycles);
   if (error) {
     fputs(", \"error\": ", f);
     json_str(f, error);
@@ -262,6 +264,7 @@ typedef struct {
   const char *status;      /* "complete" | "interrupted" | "failed" */
   awe_run_status rs;
   int rc;                  /* exit code */
+  awe_cycles_report cycles; /* pumping cycles of the logged rows */
 } run;
 
 
@@ -288,6 +291,7 @@ static awe_status setup(run *r, awe_err *err) {
   r->sim = awe_cli_new_sim(r->m, &r->stop, err);
   if (!r->sim) return err->code;
   r->solver = awe_integrator_name(r->sim->it);
+  awe_cycles_report_init(&r->cycles, r->m);
   if (r->o.json) AWE_TRY(awe_cli_check_output(r->o.json, 0, err));
   return sinks_open(&r->k, &r->o, r->spec, r->m, r->solver, r->cmdline, err);
 }
@@ -320,6 +324,7 @@ static awe_status start(run *r, int *io, awe_err *err) {
   AWE_TRY(sinks_row(&r->k, sim->t, sim->yout, err));
   *io = 0;
   r->rows++;
+  awe_cycles_report_add(&r->cycles, sim->t, sim->yout);
   return AWE_OK;
 }
 
@@ -339,6 +344,7 @@ static awe_status march(run *r, int *io, awe_err *err) {
     AWE_TRY(sinks_row(&r->k, sim->t, sim->yout, err));
     *io = 0;
     r->rows++;
+    awe_cycles_report_add(&r->cycles, sim->t, sim->yout);
     if (r->tty) {
       double now = wall_now();
       if (now - last_progress > 0.2) {
@@ -387,6 +393,7 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast) {
     fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
             "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
             tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
+  awe_cycles_report_print(stderr, &r->cycles);
 }
 
 
@@ -414,12 +421,13 @@ static void finish(run *r, const awe_err *err) {
   summary(r, wall, &ast);
   if (r->o.json)
     write_json(r->o.json, &r->o, r->status, r->rc, wall, r->rows, r->solver, r->sim,
-               r->rs == AWE_RUN_FAILED ? msg : NULL);
+               r->rs == AWE_RUN_FAILED ? msg : NULL, &r->cycles);
 }
 
 
 static void run_free(run *r) {
   free(r->o.sets);
+  awe_cycles_report_free(&r->cycles);
   awe_sim_free(r->sim);
   free(r->cmdline);
   awe_model_free(r->m);
