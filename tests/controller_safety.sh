@@ -174,6 +174,28 @@ while IFS= read -r l; do :; done"
   none_left "sig$sig"
 done
 
+# SIGTERM while awesim waits for the controller to exit at the end of the run: interrupted (not
+# failed), exit 143, every row kept
+ctl slowexit "sleep 300 & echo \$! >slowexit.kid
+$REPLY_LOOP
+echo end >slowexit.end
+sleep 30"
+scn slowexit "sh slowexit.sh" 60
+(cd "$tmp" && exec "$AWESIM" simulate slowexit.yaml -q -o slowexit.h5) >"$tmp/out" 2>"$tmp/err" &
+bg=$!
+i=0
+while [ ! -s "$tmp/slowexit.end" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.2
+t0=$(date +%s.%N)
+kill -TERM "$bg"
+wait "$bg"
+rc=$?
+bg=""
+took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+expect sigTERM_at_the_end 143 3 "interrupted by SIGTERM at t = 0.1 s"
+log slowexit interrupted 11
+none_left slowexit
+
 # SIGKILL to awesim (no clean-up possible): the controller gets SIGTERM from the kernel
 ctl sigkill "exec sleep 300"
 scn sigkill "sh sigkill.sh" 60
@@ -189,6 +211,12 @@ cp "$tmp/sigkill.pid" "$tmp/sigkill.kid" # the controller itself is what must be
 rm -f "$tmp/sigkill.pgid"
 sleep 0.3
 none_left sigkill
+
+# a command that is not found: said so (exit status 127 of the shell)
+scn notfound "./no_such_controller --gain=2" 10
+run notfound
+expect not_found 1 3 "controller 'mine' at t=0 s: the controller exited with status 127 \
+\(command not found\?\) before replying"
 
 # ---- run.max_wall_time bounds a wait with a huge timeout -----------------------------------------
 ctl wall "sleep 300 & echo \$! >wall.kid

@@ -219,7 +219,10 @@ static awe_status out_of_time(const awe_ext *e, const awe_ctrl *c, double t,
 
 /* "exited with status 3", "was killed by signal 9" (the child was reaped) */
 static void exit_text(const awe_ext *e, char *buf, size_t n) {
-  if (WIFEXITED(e->status)) snprintf(buf, n, "exited with status %d", WEXITSTATUS(e->status));
+  int code = WIFEXITED(e->status) ? WEXITSTATUS(e->status) : -1;
+  if (code >= 0)
+    snprintf(buf, n, "exited with status %d%s", code,
+             code == 127 ? " (command not found?)" : code == 126 ? " (not executable?)" : "");
   else if (WIFSIGNALED(e->status))
     snprintf(buf, n, "was killed by signal %d", WTERMSIG(e->status));
   else snprintf(buf, n, "ended");
@@ -264,7 +267,7 @@ static awe_status write_all(awe_ext *e, const awe_ctrl *c, double t, const char 
         break;
       }
       if (child_gone(e)) { /* something it started holds its input open, unread */
-        char how[64], msg[160];
+        char how[96], msg[200];
         exit_text(e, how, sizeof(how));
         snprintf(msg, sizeof(msg), "the controller %s before reading its input", how);
         st = fault(err, c, t, msg);
@@ -570,7 +573,7 @@ static ssize_t read_some(awe_ext *e) {
 
 /* the controller is gone (end of file on its output, or the child exited): the message */
 static awe_status gone(awe_ext *e, const awe_ctrl *c, double t, awe_err *err) {
-  char how[64], ex[EXCERPT_BYTES * 4 + 8], msg[1200];
+  char how[96], ex[EXCERPT_BYTES * 4 + 8], msg[1200];
   /* it closed its output: give it a moment to exit, then look */
   for (int i = 0; i < 50 && !reap(e, 0); i++) nap_ms(10);
   if (e->exited) {
@@ -657,7 +660,7 @@ awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t, const awe_ext
   while (!reap(e, 0) && now_s() < end && !(lim && lim->stop && *lim->stop)) {
     struct pollfd pf = {e->fd_r, POLLIN, 0};
     if (!eof && poll_slice(&pf, 0.002) > 0) {
-      if (e->len >= LINE_MAX_BYTES) e->len = LINE_MAX_BYTES - 1; /* keep the start */
+      if (e->len > EXCERPT_BYTES) e->len = EXCERPT_BYTES + 1; /* keep what the message shows */
       eof = read_some(e) == 0;
     } else if (eof) {
       nap_ms(2);
@@ -665,10 +668,12 @@ awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t, const awe_ext
   }
   if (e->exited) {
     end_group(e); /* nothing it started can write any more */
-    while (!eof && e->len < LINE_MAX_BYTES && read_some(e) > 0) {
+    for (ssize_t r = 1; !eof && r > 0;) {
+      if (e->len > EXCERPT_BYTES) e->len = EXCERPT_BYTES + 1;
+      r = read_some(e);
     }
   }
-  char how[64], ex[EXCERPT_BYTES * 4 + 8], msg[1200];
+  char how[96], ex[EXCERPT_BYTES * 4 + 8], msg[1200];
   if (e->exited && (!WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0)) {
     exit_text(e, how, sizeof(how));
     snprintf(msg, sizeof(msg), "%s at the end of the run", how);
