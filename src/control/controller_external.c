@@ -275,8 +275,16 @@ static awe_status write_all(awe_ext *e, const awe_ctrl *c, double t, const char 
       }
       continue;
     }
-    st = fault(err, c, t, errno == EPIPE ? "it closed its input (the controller exited?)"
-                                         : strerror(errno));
+    if (errno == EPIPE) { /* it closed its input: most likely it exited (say how) */
+      for (int i = 0; i < 50 && !child_gone(e); i++) nap_ms(10);
+      char how[96], msg[200];
+      exit_text(e, how, sizeof(how));
+      if (e->exited) snprintf(msg, sizeof(msg), "the controller %s before reading its input", how);
+      else snprintf(msg, sizeof(msg), "it closed its input (and is still running)");
+      st = fault(err, c, t, msg);
+    } else {
+      st = fault(err, c, t, strerror(errno));
+    }
     break;
   }
   /* consume a SIGPIPE raised by this write (it was blocked) before unblocking */
