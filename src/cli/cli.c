@@ -29,6 +29,7 @@ const volatile sig_atomic_t *awe_cli_catch_signals(void) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL); /* a closed terminal: end the run and its controllers cleanly */
   return &stop_signal;
 }
 

@@ -462,8 +462,9 @@ int awe_cmd_simulate(int argc, char **argv) {
     r.rs = AWE_RUN_INTERRUPTED;
     r.rc = 128 + (int)*r.stop;
   } else if (awe_sim_finish(r.sim, &err)) {
-    /* an external controller that fails to exit cleanly fails the run (rows are kept) */
-    set_failed(&r, 1, &err);
+    /* an external controller that fails to exit cleanly fails the run (rows are kept); a
+     * signal while waiting for it interrupts it */
+    set_failed(&r, 0, &err);
   }
   finish(&r, &err);
   rc = r.rc;

@@ -19,12 +19,19 @@ struct awe_ctrl_run {
   int *add_u;
   double *add_v;
   double *add_from, *add_t0, *add_T; /* ramps (hold: ramp), controller.h */
-  const volatile sig_atomic_t *stop; /* the run's signal flag, or NULL */
+  awe_ext_limits lim;      /* the run's stop flag and wall-time deadline */
 };
 
 
 void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop) {
-  if (r) r->stop = stop;
+  if (r) r->lim.stop = stop;
+}
+
+
+void awe_ctrl_run_set_deadline(awe_ctrl_run *r, double deadline, double max_wall) {
+  if (!r) return;
+  r->lim.deadline = deadline;
+  r->lim.max_wall = max_wall;
 }
 
 
@@ -72,6 +79,7 @@ awe_ctrl_run *awe_ctrl_run_alloc(const awe_model *m, awe_err *err) {
   awe_ctrl_run *r = calloc(1, sizeof(*r));
   if (!r) goto oom;
   r->m = m;
+  r->lim.deadline = INFINITY;
   r->st = calloc((size_t)m->nctrl, sizeof(awe_ctrl_state));
   r->add_base = calloc((size_t)m->nctrl, sizeof(int));
   if (!r->st || !r->add_base) goto oom;
@@ -137,7 +145,7 @@ awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err) {
   memset(r->add_T, 0, sizeof(double) * (size_t)r->nadd);
   for (int i = 0; i < m->nctrl; i++)
     if (m->ctrl[i].cfg.type == AWE_CTRL_EXTERNAL)
-      AWE_TRY(awe_ext_start(&r->st[i].ext, m, &m->ctrl[i], err));
+      AWE_TRY(awe_ext_start(&r->st[i].ext, m, &m->ctrl[i], &r->lim, err));
   return AWE_OK;
 }
 
@@ -228,7 +236,7 @@ awe_status awe_ctrl_sample(awe_ctrl_run *r, double t, double eps, double *yout, 
         break;
       }
       case AWE_CTRL_EXTERNAL: {
-        AWE_TRY(awe_ext_exchange(s->ext, c, t, yout, s->ext_out, r->stop, err));
+        AWE_TRY(awe_ext_exchange(s->ext, c, t, yout, s->ext_out, &r->lim, err));
         for (int k = 0; k < p->noutput; k++) {
           set_add(r, a + k, s->ext_out[k], changed, t, c->period, ramp);
           put(yout, c->y_ext[k], s->ext_out[k]);
@@ -251,7 +259,7 @@ awe_status awe_ctrl_run_finish(awe_ctrl_run *r, double t, awe_err *err) {
   awe_status st = AWE_OK;
   for (int i = 0; i < r->m->nctrl; i++) {
     if (!r->st[i].ext) continue;
-    awe_status s1 = awe_ext_finish(r->st[i].ext, &r->m->ctrl[i], t, r->stop, st ? NULL : err);
+    awe_status s1 = awe_ext_finish(r->st[i].ext, &r->m->ctrl[i], t, &r->lim, st ? NULL : err);
     r->st[i].ext = NULL;
     if (s1 && !st) st = s1;
   }

@@ -58,7 +58,8 @@ typedef struct awe_ctrl_run awe_ctrl_run;
  * err untouched). */
 awe_ctrl_run *awe_ctrl_run_alloc(const awe_model *m, awe_err *err);
 
-/* Stop external controllers (close their input, wait briefly, then kill and reap) and free. */
+/* Stop external controllers (close their input, end their process groups: SIGTERM, then
+ * SIGKILL after a grace period; reap them) and free. */
 void awe_ctrl_run_free(awe_ctrl_run *r);
 
 /* Reset every controller to its initial state (held outputs 0, next sample at t = 0) and start
@@ -68,6 +69,11 @@ awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err);
 /* Let waits for external controllers end early on a signal: stop is the flag a handler sets
  * (borrowed; NULL: none). */
 void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop);
+
+/* Let waits for external controllers end at the run's wall-time limit: deadline is the
+ * CLOCK_MONOTONIC time [s] when run.max_wall_time (max_wall [s], for the message) runs out;
+ * INFINITY (the default): none. */
+void awe_ctrl_run_set_deadline(awe_ctrl_run *r, double deadline, double max_wall);
 
 /* The additions to the input vector: n elements u[idx[j]] += val[j] (held), or the ramps
  * from[j] at t0[j] to val[j] at t0[j] + T[j] (T[j] = 0: held), awe_ctx_add (rhs.h). */

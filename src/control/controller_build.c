@@ -169,6 +169,38 @@ static awe_status implicit_measures(awe_model *m, awe_ctrl *c, const char *sec, 
 }
 
 
+/* give output channel y the unit u; 1 when it changed */
+static int put_unit(awe_model *m, int y, const char *u) {
+  for (int v = 0; y >= 0 && v < m->reg.output.n; v++) {
+    awe_var *a = &m->reg.output.v[v];
+    if (a->offset != y) continue;
+    if (!strcmp(a->unit, u)) return 0;
+    a->unit = u;
+    return 1;
+  }
+  return 0;
+}
+
+
+/* units of c's logged channels from its measured and driven channels; 1 when one changed */
+static int set_units(awe_model *m, const awe_ctrl *c) {
+  int changed = 0;
+  if (c->cfg.type == AWE_CTRL_PID) {
+    const char *mu = unit_of(&m->reg.output, c->meas_y[0]);
+    changed |= put_unit(m, c->y_setpoint, mu);
+    changed |= put_unit(m, c->y_measure, mu);
+    changed |= put_unit(m, c->y_error, mu);
+    changed |= put_unit(m, c->y_output, unit_of(&m->reg.input, c->out_u[0]));
+  } else if (c->cfg.type == AWE_CTRL_FIGURE_EIGHT) {
+    changed |= put_unit(m, c->y_output, unit_of(&m->reg.input, c->out_u[0]));
+  } else if (c->cfg.type == AWE_CTRL_EXTERNAL) {
+    for (int k = 0; k < c->cfg.noutput; k++)
+      changed |= put_unit(m, c->y_ext[k], unit_of(&m->reg.input, c->out_u[k]));
+  }
+  return changed;
+}
+
+
 awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) {
   const awe_scenario_spec *sc = &s->scenario;
   m->nctrl = sc->ncontroller;
@@ -284,26 +316,14 @@ awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) 
             return awe_err_at(err, AWE_EINVAL, &in->loc,
                               "%s.winch: its input is already driven by controller '%s'", sec,
                               m->ctrl[j].cfg.name);
-    /* units of the pid's channels follow the measured and driven channels */
-    if (in->type == AWE_CTRL_PID) {
-      const char *mu = unit_of(&m->reg.output, c->meas_y[0]);
-      const char *ou = unit_of(&m->reg.input, c->out_u[0]);
-      for (int v = 0; v < m->reg.output.n; v++) {
-        awe_var *a = &m->reg.output.v[v];
-        if (a->offset == c->y_setpoint || a->offset == c->y_measure || a->offset == c->y_error)
-          a->unit = mu;
-        if (a->offset == c->y_output) a->unit = ou;
-      }
-    } else if (in->type == AWE_CTRL_FIGURE_EIGHT) {
-      const char *ou = unit_of(&m->reg.input, c->out_u[0]);
-      for (int v = 0; v < m->reg.output.n; v++)
-        if (m->reg.output.v[v].offset == c->y_output) m->reg.output.v[v].unit = ou;
-    } else if (in->type == AWE_CTRL_EXTERNAL) {
-      for (int k = 0; k < in->noutput; k++)
-        for (int v = 0; v < m->reg.output.n; v++)
-          if (m->reg.output.v[v].offset == c->y_ext[k])
-            m->reg.output.v[v].unit = unit_of(&m->reg.input, c->out_u[k]);
-    }
+  }
+  /* units of the controllers' channels follow the measured and driven channels; a pid may
+   * measure a later controller's channel, whose unit is only known once that one is set:
+   * repeat until nothing changes (at most one pass per controller in a chain) */
+  for (int pass = 0; pass <= m->nctrl; pass++) {
+    int changed = 0;
+    for (int i = 0; i < m->nctrl; i++) changed |= set_units(m, &m->ctrl[i]);
+    if (!changed) break;
   }
   /* each channel keeps its own unit (the CSV header shows it); an HDF5 dataset that holds
    * controllers of different units says "mixed" and lists them (writer_hdf5.c) */

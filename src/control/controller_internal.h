@@ -47,14 +47,23 @@ double awe_fig8_step(const awe_ctrl *c, awe_ctrl_state *s, const double *yout);
 void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double *yout,
                    double *winch_cmd, double *depower);
 
-/* external controllers over a pipe (controller_external.c) */
-awe_status awe_ext_start(awe_ext **e, const awe_model *m, const awe_ctrl *c, awe_err *err);
-/* stop: the run's signal flag (NULL: none); a wait for the controller is cut short when it is
- * raised (AWE_EINTR), polled at least every 100 ms */
+/* external controllers over a pipe (controller_external.c). Every wait for the controller is
+ * cut short (polled at least every 100 ms) by the run's stop flag (AWE_EINTR), its wall-time
+ * deadline and the controller's own timeout (AWE_EINTEG). */
+typedef struct {
+  const volatile sig_atomic_t *stop; /* the run's signal flag (NULL: none) */
+  double deadline;   /* CLOCK_MONOTONIC time [s] at which run.max_wall_time ends the run */
+  double max_wall;   /* run.max_wall_time [s], for the message */
+} awe_ext_limits;
+
+awe_status awe_ext_start(awe_ext **e, const awe_model *m, const awe_ctrl *c,
+                         const awe_ext_limits *lim, awe_err *err);
 awe_status awe_ext_exchange(awe_ext *e, const awe_ctrl *c, double t, const double *yout,
-                            double *out, const volatile sig_atomic_t *stop, awe_err *err);
-awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t,
-                          const volatile sig_atomic_t *stop, awe_err *err);
+                            double *out, const awe_ext_limits *lim, awe_err *err);
+/* close its input, wait for it to exit; e is freed */
+awe_status awe_ext_finish(awe_ext *e, const awe_ctrl *c, double t, const awe_ext_limits *lim,
+                          awe_err *err);
+/* end its process group (SIGTERM, then SIGKILL), reap it, free e */
 void awe_ext_free(awe_ext *e);
 
 #endif

@@ -216,6 +216,7 @@ typedef struct {
 #define AWE_RUN_VSM_INTERVAL 1     /* log steps between aerodynamic refreshes */
 #define AWE_RUN_VSM_JAC_TOL 1e-3   /* [rad] drift of a kept VSM Jacobian (aero_coupling.h) */
 #define AWE_RUN_STEADY_TIME 2.0    /* [s] of the settling march (SymbolicAWEModels' default) */
+#define AWE_CTRL_MAX_TIMEOUT 1e9   /* [s] largest controllers[].timeout (as run.max_wall_time) */
 
 typedef struct {
   double duration;        /* [s] */
@@ -266,7 +267,7 @@ typedef struct {
   double *gain;
   awe_loc *output_loc;
   const char *command;    /* external */
-  double timeout;         /* external [s] */
+  double timeout;         /* external [s], 0 < timeout <= AWE_CTRL_MAX_TIMEOUT */
   /* figure_eight: attractor points (azimuth, elevation) [rad], the turn azimuth, the course
    * loop (kp, ki, kd above act on the course error), the measured wing */
   const char *wing;

@@ -253,7 +253,12 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   AWE_TRY(nonneg(n, "kd", sec, &c->kd, 0, err));
   AWE_TRY(nonneg(n, "d_filter", sec, &c->d_filter, 0, err));
   AWE_TRY(nonneg(n, "rate_limit", sec, &c->rate_limit, 1, err));
-  AWE_TRY(nonneg(n, "timeout", sec, &c->timeout, 1, err));
+  /* finite and bounded like run.max_wall_time: a wait for a reply must end */
+  AWE_TRY(opt_num(n, "timeout", sec, &c->timeout, err));
+  const awe_ynode *to = awe_ymap_get(n, "timeout");
+  if (to && to->kind != AWE_Y_NULL && !(c->timeout > 0.0 && c->timeout <= AWE_CTRL_MAX_TIMEOUT))
+    return awe_err_at(err, AWE_EINVAL, &to->loc, "%s.timeout: %g is out of range (allowed: > 0 "
+                      "... %g s)", sec, c->timeout, AWE_CTRL_MAX_TIMEOUT);
   const awe_ynode *ho = awe_ymap_get(n, "hold");
   if (ho && ho->kind != AWE_Y_NULL) {
     static const char *const HOLDS[] = {"zero", "ramp"};

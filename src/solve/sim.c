@@ -66,6 +66,9 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
     s->ctx.add_idx = awe_ctrl_add_idx(s->ctrl);
     s->ctx.add_val = awe_ctrl_add_val(s->ctrl);
     awe_ctrl_add_ramps(s->ctrl, &s->ctx.add_from, &s->ctx.add_t0, &s->ctx.add_T);
+    /* a wait for an external controller ends at the run's wall-time limit too */
+    if (s->guard.max_wall > 0.0)
+      awe_ctrl_run_set_deadline(s->ctrl, s->guard.wall0 + s->guard.max_wall, s->guard.max_wall);
   }
   return s;
 fail:
