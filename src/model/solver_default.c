@@ -1,7 +1,7 @@
 /* solver_default.c: the stepper a scenario gets when it names none (run.solver).
  *
  * Chosen per model class from measurements (bench/bench_speed.c, bench/bench_simulate.c,
- * README "Speed"): lines with damping (tethers, bridles, pulleys; every shipped kite) are
+ * docs/speed.md): lines with damping (tethers, bridles, pulleys; every shipped kite) are
  * stiff with strongly damped fast modes, where the implicit TR-BDF2 with the analytic
  * Jacobian and the sparse LU takes long steps and costs O(n) per step; a model whose lines
  * are all undamped (a stiff rod pendulum, an undamped spring-mass) rings at its fast mode,

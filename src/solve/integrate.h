@@ -11,7 +11,7 @@
  *             60 s 52 -> 175; the scenarios' CLI runs: hanging tether 930 -> 2300, but
  *             pendulum 129 -> 23 and default 211 -> 47 (undamped: a second-order method)
  * Default: per model class (solver_default.h: trbdf2 with damped lines, wings or pulleys,
- * rk8pd when all lines are undamped; README "Speed"). The earlier default, msbdf, was chosen
+ * rk8pd when all lines are undamped; docs/speed.md). The earlier default, msbdf, was chosen
  * from this table (bench/bench_simulate.c, abs_tol = rel_tol = 1e-6, real-time factors):
  *                                 rkf45   rkck   rk8pd   msbdf   rk4imp   bsimp
  *   10-segment tether, 60 s        429     467     210    2035       82      54
