@@ -113,7 +113,7 @@ expect step_table 0 '^# step of points\.mass\.force\.z by 1 N' \
 expect step_json 0 '"input": "points\.mass\.force\.z"' '"overshoot": 54\.4' \
   '"peak_time": 0\.101' '"gain": 0\.000999' '"rise_time": ' '"settling_time": ' \
   '"initial": -1' '"final": ' -- step-response $S/lin_damped.yaml -q --json \
-  --input points.mass.force.z --amplitude 1 --outputs points.mass.pos.z
+  --input points.mass.force.z --amplitude 1 --outputs points.mass.pos.z --duration 3
 expect step_compare 0 '"linear_error_max_rel": 0\.00[0-9]' '"linear_error_rms_rel": ' -- \
   step-response $S/lin_damped.yaml -q --json --compare-linear --input points.mass.force.z \
   --amplitude 1 --outputs points.mass.pos.z
@@ -140,6 +140,114 @@ expect step_two_inputs 2 'selects 3 inputs' -- step-response $S/lin_damped.yaml 
 expect step_zero 2 'must not be 0' -- step-response $S/lin_damped.yaml \
   --input points.mass.force.z --amplitude 0
 expect step_help 0 'usage: awesim step-response' -- step-response -h
+
+# --- zero modes ----------------------------------------------------------------------------
+# the spring-mass settled at its rest length has no transverse stiffness: x and y are free
+# (pos' = vel, vel' = 0), a double zero each that the central differences split into
+# +-2.2e-5 i 1/s; with |lambda| <= min(1e-5 max|lambda|, 1e-3 1/s) they are class zero, without
+# frequency, damping ratio or time constant, not 3.6 uHz oscillations
+expect zero_spring_mass 0 '^# 3 modes, 2 zero \(\|lambda\| <= min\(1e-05 max\|lambda\|, 0\.001 1/s\)\)' \
+  '^ +1 +0 +2\.23617e-05 +- +- +- +zero +points\.mass\.pos\.x' \
+  '^ +2 +0 +2\.23617e-05 +- +- +- +zero +points\.mass\.pos\.y' \
+  '^ +3 +-1 +31\.607 +5\.03292 +0\.0316228 +1 +stable' -- linearize $S/lin_spring_mass.yaml
+if echo "$out" | grep -qE '3\.55897e-06|zeta.*-0\.5'; then bad "spring-mass: zero modes printed as oscillations" "$out"; else ok; fi
+# a tighter tolerance turns them back into modes (undamped: Re = 0)
+expect zero_tol 0 '^# 3 modes, 0 zero' '^ +1 +0 +2\.23617e-05 +3\.55897e-06 +0 +inf +undamped' \
+  -- linearize $S/lin_spring_mass.yaml --zero-tol 1e-7
+expect zero_tol_bad 2 'zero-tol' -- linearize $S/lin_spring_mass.yaml --zero-tol 2
+# the hanging tether below a winch holding its torque: the tether length is an integrator
+# (|lambda| 3.9e-4 1/s, was printed as an unstable mode with tau -2541 s); its pendulum
+# (Re -3.8e-9 at 0.3175 1/s) is undamped, not stable or unstable
+expect zero_hanging_tether 0 '^# 32 modes, 1 zero' \
+  '^ +1 +0\.000393543 +0 +- +- +- +zero +tethers\.main_tether\.len 100%' \
+  '^ +2 +-3\.83072e-09 +0\.317506 +0\.0505326 +1\.2065e-08 +2\.61048e\+08 +undamped' \
+  -- linearize $S/lin_hanging_tether.yaml
+expect zero_h5 0 '' -- linearize $S/lin_spring_mass.yaml -q -o "$T/sm.h5"
+if command -v h5dump >/dev/null 2>&1; then
+  cls=$(h5dump -d /mode_class "$T/sm.h5" 2>/dev/null | grep -oE '"(zero|stable|unstable|undamped)' | tr '\n' ' ')
+  [ "$cls" = '"zero "zero "stable ' ] && ok || bad "mode_class in the HDF5 file: $cls"
+  h5dump -a /modes/zero_rel "$T/sm.h5" 2>/dev/null | grep -q '1e-05' && ok || bad "modes zero_rel attr"
+  # a zero mode's frequency is 0, its damping ratio and time constant NaN
+  h5dump -d /modes "$T/sm.h5" 2>/dev/null | grep -qE '\(0,0\): 0, 2\.23617e-05, 0, nan, nan' && ok ||
+    bad "zero mode row in /modes" "$(h5dump -d /modes "$T/sm.h5" 2>&1 | head -20)"
+fi
+expect no_modes 0 '^# modes: not computed \(--no-modes\)' -- linearize $S/lin_spring_mass.yaml \
+  --no-modes
+
+# --- the eigen-analysis of 2402 states (about 140 s) ends on SIGTERM and max_wall_time --------
+# sig_after_note NAME PATTERN SECONDS -- ARGS: run awesim ARGS in the background, wait until
+# stderr matches PATTERN (at most 120 s), send SIGTERM SECONDS later; sets rc and ms (the
+# milliseconds from the signal to the exit)
+sig_after_note() {
+  name=$1
+  pat=$2
+  wait_s=$3
+  shift 4
+  "$AWESIM" "$@" >"$T/sig.out" 2>"$T/sig.err" &
+  pid=$!
+  n=0
+  while [ $n -lt 1200 ] && ! grep -qE -- "$pat" "$T/sig.err" 2>/dev/null &&
+    kill -0 $pid 2>/dev/null; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+  sleep "$wait_s"
+  t0=$(date +%s%N)
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  rc=$?
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  echo "  $name: exit $rc, ${ms} ms after SIGTERM"
+}
+sig_after_note lin_sigterm 'eigen-analysis of 2402 states' 1 -- linearize $S/tether400.yaml \
+  --allow-nonequilibrium -o "$T/t400.h5"
+[ $rc -eq 143 ] && [ $ms -lt 5000 ] && ok || bad "linearize tether400 SIGTERM: exit $rc after $ms ms" "$(cat "$T/sig.out" "$T/sig.err")"
+grep -q '^# modes: not computed: interrupted by SIGTERM .* in the eigen-analysis' "$T/sig.out" &&
+  grep -q 'awesim: interrupted by SIGTERM' "$T/sig.err" && ok ||
+  bad "linearize tether400 SIGTERM messages" "$(cat "$T/sig.out" "$T/sig.err")"
+if command -v h5dump >/dev/null 2>&1; then
+  h5dump -H -d /A "$T/t400.h5" 2>/dev/null | grep -q '( 2402, 2402 )' &&
+    h5dump -a /modes "$T/t400.h5" 2>/dev/null | grep -q 'not computed: interrupted by SIGTERM' &&
+    ok || bad "tether400 A not kept after SIGTERM"
+fi
+t0=$(date +%s%N)
+expect lin_wall 1 'wall-time limit run.max_wall_time = 3 s reached .* in the eigen-analysis' \
+  '^# modes: not computed: wall-time' -- linearize $S/tether400.yaml --allow-nonequilibrium -q \
+  --set run.max_wall_time=3
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $ms -lt 6000 ] && ok || bad "linearize tether400 max_wall_time 3 s: ended after $ms ms"
+
+# --- step-response: default duration, SIGTERM, max_wall_time ------------------------------
+# the parked 2plate kite steered: its scenario's run.duration is 600 s and the integration
+# stalls at 29 s (the kite falls); the default is 2 ln(100/5) x 4.28 s (its slowest stable
+# mode) = 25.7 s, which takes under a second
+t0=$(date +%s%N)
+expect step_default_duration 0 'note: --duration not given: 25\.7 s \(2 ln\(100/5\) x 4\.28 s, the slowest stable mode' \
+  '^# step of segments\.kcu_steering_left\.l0 by 0\.01 m at the steady state; 25\.7 s, dt 0\.05 s' \
+  -- step-response scenarios/2plate_parked.yaml --input segments.kcu_steering_left.l0 \
+  --amplitude 0.01
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "  2plate step response without --duration: ${ms} ms"
+expect step_duration_json 0 '"duration": 25\.7' '"duration_rule": "2 ln' -- step-response \
+  scenarios/2plate_parked.yaml --input segments.kcu_steering_left.l0 --amplitude 0.01 -q --json \
+  --outputs wings.main_wing.heading
+# too many states for the modes (2402): min(run.duration, 60 s) = 1 s, and the matrix
+# exponential of --compare-linear ends on max_wall_time with the nonlinear table printed
+t0=$(date +%s%N)
+expect step_wall 1 'duration not given: 1 s \(min\(run.duration, 60 s\): the eigen-analysis of 2402 states' \
+  'wall-time limit run.max_wall_time = 3 s reached .* in the linear step response' \
+  '^winches\.drum\.force +N +49\.6' -- step-response $S/tether400.yaml --input winches.drum.torque \
+  --amplitude 1 --compare-linear --set run.max_wall_time=3 -o "$T/sw.h5"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $ms -lt 6000 ] && ok || bad "step-response tether400 max_wall_time 3 s: ended after $ms ms"
+sig_after_note step_sigterm 'duration not given' 2 -- step-response $S/tether400.yaml \
+  --input winches.drum.torque --amplitude 1 --compare-linear -o "$T/ss.h5"
+[ $rc -eq 143 ] && [ $ms -lt 5000 ] && grep -q 'interrupted by SIGTERM' "$T/sig.err" && ok ||
+  bad "step-response tether400 SIGTERM: exit $rc after $ms ms" "$(cat "$T/sig.err")"
+if command -v h5dump >/dev/null 2>&1; then
+  h5dump -a /status "$T/ss.h5" 2>/dev/null | grep -q '"interrupted"' && ok ||
+    bad "step-response log not kept as interrupted"
+fi
 
 echo "linearize_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

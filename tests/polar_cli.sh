@@ -90,6 +90,30 @@ e=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_unused_keys.yaml
 echo "$e" | grep -q 'wings\[1\].n_groups is not used' && echo "$e" | grep -q 'flow_curvature is not used' &&
   ok || bad "unused vsm_settings keys not warned"
 
+# solver default: Newton where no settings file chooses solver_type (the 20-panel flat wing of
+# the VSM speed comparison, copied away from its vsm_settings.yaml): the polar equals
+# --solver newton byte for byte and the relaxed loop's within the loop's default rtol (1e-5)
+# in every coefficient (2.4e-6 found); a settings
+# file that names LOOP keeps the loop
+W=$(mktemp -d)
+cp $D/rect_inviscid.yaml "$W/wing.yaml"
+A="--panels 20 --distribution uniform --alpha 0:19.9:0.1"
+"$AWESIM" polar "$W/wing.yaml" $A >"$W/def.csv" 2>/dev/null
+"$AWESIM" polar "$W/wing.yaml" $A --solver newton >"$W/newton.csv" 2>/dev/null
+"$AWESIM" polar "$W/wing.yaml" $A --solver loop >"$W/loop.csv" 2>/dev/null
+cmp -s "$W/def.csv" "$W/newton.csv" && ok || bad "default solver without settings is not newton"
+paste -d, "$W/def.csv" "$W/loop.csv" | awk -F, 'NR>1 { for (i = 3; i <= 8; i++) {
+  d = $i - $(i + 10); if (d < 0) d = -d; if (d > m) m = d } n++ }
+  END { printf "  default vs loop: %d angles, max |difference| %.2g\n", n, m; exit !(n == 200 && m <= 1e-5) }' &&
+  ok || bad "default (newton) and loop polars differ by more than 1e-5"
+printf 'solver_settings:\n  rtol: 1.0e-5\n' >"$W/vsm_settings.yaml"
+"$AWESIM" polar "$W/wing.yaml" $A >"$W/def2.csv" 2>/dev/null
+cmp -s "$W/def2.csv" "$W/newton.csv" && ok || bad "settings without solver_type: not newton"
+printf 'solver_settings:\n  solver_type: LOOP\n' >"$W/vsm_settings.yaml"
+"$AWESIM" polar "$W/wing.yaml" $A >"$W/def3.csv" 2>/dev/null
+cmp -s "$W/def3.csv" "$W/loop.csv" && ok || bad "settings with solver_type LOOP: not the loop"
+rm -rf "$W"
+
 # bad options and files
 "$AWESIM" polar $D/rect_inviscid.yaml --alpha 5:1:1 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "alpha range"
 "$AWESIM" polar $D/rect_inviscid.yaml --method vlm >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "method"

@@ -20,7 +20,7 @@ declare -A _awesim_fallback_options=(
   [polar]="--vsm-settings --alpha --beta --speed --ref-point --method --correct-aoa --solver
     --panels --distribution --spanwise -h --help"
   [linearize]="--at --tol --allow-nonequilibrium --keep-torque --inputs --outputs -o --lin --csv
-    --csv= --set -q --quiet -h --help"
+    --csv= --zero-tol --no-modes --set -q --quiet -h --help"
   [step-response]="--input --amplitude --at --duration --band --outputs --compare-linear
     --spring-props --keep-torque --json -o --set -q --quiet -h --help"
 )

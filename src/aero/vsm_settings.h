@@ -31,6 +31,8 @@ typedef struct {
   /* solver_settings */
   awe_vsm_model model;
   awe_vsm_solver solver;
+  int solver_given;         /* 1: a settings file chose solver_type (`awesim polar` defaults to
+                               Newton when none did) */
   double density;           /* [kg/m^3] */
   double mu;                /* [N s/m^2] */
   int max_iterations;

@@ -15,6 +15,8 @@
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_vector.h>
 
+#include "util/offload.h"
+
 #define TWO_PI 6.28318530717958647692
 
 
@@ -58,7 +60,9 @@ static int invert(const gsl_matrix_complex *V, gsl_matrix_complex *inv) {
 }
 
 
-awe_status awe_modal(const double *A, int n, awe_mode **modes, int *nmodes, awe_err *err) {
+/* the modes, unclassified */
+static awe_status modal_raw(const double *A, int n, awe_mode **modes, int *nmodes,
+                            awe_err *err) {
   *modes = NULL;
   *nmodes = 0;
   if (n <= 0) return AWE_OK;
@@ -180,4 +184,113 @@ done:
   free(out);
   free(sh);
   return st;
+}
+
+
+const char *awe_mode_class_name(awe_mode_class c) {
+  switch (c) {
+    case AWE_MODE_UNSTABLE: return "unstable";
+    case AWE_MODE_UNDAMPED: return "undamped";
+    case AWE_MODE_ZERO: return "zero";
+    default: return "stable";
+  }
+}
+
+
+void awe_modal_classify(awe_mode *md, int nm, double zero_rel) {
+  if (!(zero_rel > 0.0)) zero_rel = AWE_MODE_ZERO_REL;
+  double big = 0.0;
+  for (int i = 0; i < nm; i++) {
+    double a = hypot(md[i].re, md[i].im);
+    if (a > big) big = a;
+  }
+  double zmax = zero_rel * big < AWE_MODE_ZERO_ABS ? zero_rel * big : AWE_MODE_ZERO_ABS;
+  for (int i = 0; i < nm; i++) {
+    awe_mode *x = &md[i];
+    if (hypot(x->re, x->im) <= zmax) {
+      x->cls = AWE_MODE_ZERO;
+      x->freq = 0.0;
+      x->zeta = NAN;
+      x->tau = NAN;
+    } else if (fabs(x->zeta) <= AWE_MODE_UNDAMPED_ZETA) {
+      x->cls = AWE_MODE_UNDAMPED;
+    } else {
+      x->cls = x->re > 0.0 ? AWE_MODE_UNSTABLE : AWE_MODE_STABLE;
+    }
+  }
+}
+
+
+awe_status awe_modal(const double *A, int n, awe_mode **modes, int *nmodes, awe_err *err) {
+  AWE_TRY(modal_raw(A, n, modes, nmodes, err));
+  awe_modal_classify(*modes, *nmodes, 0.0);
+  return AWE_OK;
+}
+
+
+double awe_modal_cost(int n) { return AWE_MODAL_SEC_PER_N3 * (double)n * (double)n * (double)n; }
+
+
+typedef struct {
+  const double *A;
+  int n;
+} modal_job;
+
+/* in the child: [int nmodes][awe_mode x nmodes] */
+static awe_status modal_child(void *arg, void **out, size_t *nout, awe_err *err) {
+  const modal_job *j = arg;
+  awe_mode *md = NULL;
+  int nm = 0;
+  AWE_TRY(modal_raw(j->A, j->n, &md, &nm, err));
+  size_t sz = sizeof(int) + sizeof(awe_mode) * (size_t)nm;
+  char *buf = malloc(sz);
+  if (!buf) {
+    free(md);
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  memcpy(buf, &nm, sizeof(int));
+  if (nm) memcpy(buf + sizeof(int), md, sizeof(awe_mode) * (size_t)nm);
+  free(md);
+  *out = buf;
+  *nout = sz;
+  return AWE_OK;
+}
+
+
+static int guard_tripped(void *g) { return awe_guard_poll(g, 0.0, 1) != AWE_GUARD_OK; }
+
+
+awe_status awe_modal_guarded(const double *A, int n, double zero_rel, awe_guard *g,
+                             awe_mode **modes, int *nmodes, awe_err *err) {
+  *modes = NULL;
+  *nmodes = 0;
+  if (!g) {
+    AWE_TRY(modal_raw(A, n, modes, nmodes, err));
+    awe_modal_classify(*modes, *nmodes, zero_rel);
+    return AWE_OK;
+  }
+  if (guard_tripped(g)) return awe_guard_error(g, err);
+  modal_job j = {A, n};
+  void *buf = NULL;
+  size_t nb = 0;
+  awe_status st = awe_offload(modal_child, &j, guard_tripped, g, &buf, &nb, err);
+  if (st == AWE_EINTR && g->why) return awe_guard_error(g, err);
+  if (st) return st;
+  int nm = 0;
+  if (nb >= sizeof(int)) memcpy(&nm, buf, sizeof(int));
+  if (nb < sizeof(int) || nm < 0 || nm > n || nb != sizeof(int) + sizeof(awe_mode) * (size_t)nm) {
+    free(buf);
+    return awe_err_set(err, AWE_EINTERNAL, "modal: the child process sent %zu bytes", nb);
+  }
+  awe_mode *md = malloc(sizeof(awe_mode) * ((size_t)nm + 1));
+  if (!md) {
+    free(buf);
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  if (nm) memcpy(md, (char *)buf + sizeof(int), sizeof(awe_mode) * (size_t)nm);
+  free(buf);
+  awe_modal_classify(md, nm, zero_rel);
+  *modes = md;
+  *nmodes = nm;
+  return AWE_OK;
 }

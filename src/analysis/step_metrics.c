@@ -13,6 +13,7 @@
 #include <gsl/gsl_matrix.h>
 
 #include "engine/outputs.h"
+#include "util/offload.h"
 
 
 /* first time sign (y - y0) reaches frac |dy| (interpolated), NAN if never */
@@ -216,6 +217,55 @@ done:
   free(tmp);
   free(ydu);
   return rs;
+}
+
+
+typedef struct {
+  const awe_linsys *L;
+  const double *du;
+  double dt;
+  long nsteps;
+} linear_job;
+
+/* in the child: the response Y [(nsteps + 1) ny] */
+static awe_status linear_child(void *arg, void **out, size_t *nout, awe_err *err) {
+  const linear_job *j = arg;
+  size_t n = (size_t)(j->nsteps + 1) * (size_t)j->L->ny;
+  double *Y = malloc(sizeof(double) * (n + 1));
+  if (!Y) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  awe_status st = awe_step_linear(j->L, j->du, j->dt, j->nsteps, Y, err);
+  if (st) {
+    free(Y);
+    return st;
+  }
+  *out = Y;
+  *nout = sizeof(double) * n;
+  return AWE_OK;
+}
+
+
+static int guard_tripped(void *g) { return awe_guard_poll(g, 0.0, 1) != AWE_GUARD_OK; }
+
+
+awe_status awe_step_linear_guarded(const awe_linsys *L, const double *du, double dt,
+                                   long nsteps, double *Y, awe_guard *g, awe_err *err) {
+  if (!g) return awe_step_linear(L, du, dt, nsteps, Y, err);
+  if (guard_tripped(g)) return awe_guard_error(g, err);
+  linear_job j = {L, du, dt, nsteps};
+  void *buf = NULL;
+  size_t nb = 0;
+  awe_status st = awe_offload(linear_child, &j, guard_tripped, g, &buf, &nb, err);
+  if (st == AWE_EINTR && g->why) return awe_guard_error(g, err);
+  if (st) return st;
+  size_t want = sizeof(double) * (size_t)(nsteps + 1) * (size_t)L->ny;
+  if (nb != want) {
+    free(buf);
+    return awe_err_set(err, AWE_EINTERNAL, "step response: the child process sent %zu of %zu "
+                       "bytes", nb, want);
+  }
+  if (nb) memcpy(Y, buf, nb);
+  free(buf);
+  return AWE_OK;
 }
 
 

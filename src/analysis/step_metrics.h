@@ -66,6 +66,12 @@ awe_status awe_step_simulate(awe_sim *s, const double *x0, const double *u0, con
 awe_status awe_step_linear(const awe_linsys *L, const double *du, double dt, long nsteps,
                            double *Y, awe_err *err);
 
+/* awe_step_linear in a child process that a trip of g (a signal, run.max_wall_time) ends at
+ * once with the guard's error (util/offload.h): the matrix exponential of a model with
+ * thousands of states takes minutes in one GSL call. g NULL: in this process. */
+awe_status awe_step_linear_guarded(const awe_linsys *L, const double *du, double dt,
+                                   long nsteps, double *Y, awe_guard *g, awe_err *err);
+
 /* Error between two responses of output j (column of row-major [n * ny] arrays): max and RMS
  * of |a - b|, and the scale max_k |a_k - a_0| of the nonlinear response a. */
 void awe_step_compare(const double *a, const double *b, long n, int ny, int j, double *max,

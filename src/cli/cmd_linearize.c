@@ -7,8 +7,12 @@
  * central differences; eigen-analysis (modal.h); write HDF5 (-o), OpenFAST-style text (--lin),
  * CSV (--csv) and the modal table on stdout.
  *
- * Exit status: 0 done; 1 not an equilibrium, or the simulation/linearization failed; 2 usage;
- * 65/66 bad or missing input; 74 output error.
+ * The eigen-analysis (dense, minutes for thousands of states) runs in a child process
+ * (modal.h) that SIGINT/SIGTERM or run.max_wall_time end; A, B, C, D are written anyway.
+ *
+ * Exit status: 0 done; 1 not an equilibrium, or the simulation/linearization failed, or
+ * run.max_wall_time ended it; 2 usage; 65/66 bad or missing input; 74 output error; 130/143
+ * SIGINT/SIGTERM (files written without modes when the signal came in the eigen-analysis).
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +46,9 @@ static const char linearize_usage[] =
     "  --outputs PATTERNS      outputs y: globs over the channel names, e.g. 'points.kcu.pos'\n"
     "                          (default: tether lengths and winch forces; without those: the\n"
     "                          positions of the moving points)\n"
+    "  --zero-tol R            zero modes: |lambda| <= min(R max|lambda|, 1e-3 1/s) (default\n"
+    "                          1e-5); printed as class 'zero' without f_n, zeta, tau\n"
+    "  --no-modes              no eigen-analysis (dense, ~1e-8 n^3 s: 2402 states take 2.4 min)\n"
     "  -o FILE.h5              write A, B, C, D, operating point, names, units, modes (HDF5)\n"
     "  --lin FILE              write an OpenFAST-style text file (%.17g)\n"
     "  --csv[=PREFIX]          write PREFIX_A.csv .. PREFIX_D.csv (default prefix: the -o or\n"
@@ -50,13 +57,16 @@ static const char linearize_usage[] =
     "  -q, --quiet             no notes or warnings on stderr (errors only)\n"
     "  -h, --help              show this help\n"
     "\n"
+    "Classes: zero, stable (Re < 0), unstable (Re > 0), undamped (|zeta| <= 1e-5). SIGINT,\n"
+    "SIGTERM and run.max_wall_time end the eigen-analysis within 0.1 s: A, B, C, D are still\n"
+    "written (without modes), exit 130/143 (signal) or 1 (wall time).\n"
     "Exit status: 0 done, 1 not an equilibrium or the computation failed, 2 usage, 65 invalid\n"
-    "input, 66 missing input, 74 output error.\n";
+    "input, 66 missing input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
 
 typedef struct {
   const char *scenario, *out, *lin, *csv, *inputs, *outputs;
-  int want_csv, quiet, allow, keep_torque, nset;
-  double at, tol;
+  int want_csv, quiet, allow, keep_torque, nset, no_modes;
+  double at, tol, zero_tol;
   const char **sets;
 } options;
 
@@ -71,6 +81,8 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--quiet", "-q", AWE_CLI_FLAG, &o->quiet, NULL},
       {"--allow-nonequilibrium", NULL, AWE_CLI_FLAG, &o->allow, NULL},
       {"--keep-torque", NULL, AWE_CLI_FLAG, &o->keep_torque, NULL},
+      {"--no-modes", NULL, AWE_CLI_FLAG, &o->no_modes, NULL},
+      {"--zero-tol", NULL, AWE_CLI_NUM, &o->zero_tol, NULL},
       {"--csv", NULL, AWE_CLI_FLAG_STR, &o->want_csv, &o->csv},
       {"--output", "-o", AWE_CLI_STR, &o->out, NULL},
       {"--lin", NULL, AWE_CLI_STR, &o->lin, NULL},
@@ -87,6 +99,10 @@ static int parse_args(int argc, char **argv, options *o) {
     fprintf(stderr, "awesim linearize: --at: the time must be >= 0\n");
     return 2;
   }
+  if (o->zero_tol < 0.0 || o->zero_tol >= 1.0) {
+    fprintf(stderr, "awesim linearize: --zero-tol %g: expected a ratio in [0, 1)\n", o->zero_tol);
+    return 2;
+  }
   return 0;
 }
 
@@ -100,14 +116,19 @@ static void strip_ext(const char *path, char *buf, size_t n) {
 
 
 static void print_modes(const awe_linsys *L, const awe_mode *md, int nm) {
-  printf("%5s  %-13s %-13s %-12s %-12s %-12s %s\n", "mode", "re [1/s]", "im [1/s]", "f_n [Hz]",
-         "zeta [-]", "tau [s]", "largest participation");
+  printf("%5s  %-13s %-13s %-12s %-12s %-12s %-9s %s\n", "mode", "re [1/s]", "im [1/s]",
+         "f_n [Hz]", "zeta [-]", "tau [s]", "class", "largest participation");
   for (int i = 0; i < nm; i++) {
-    printf("%5d  %-13.6g %-13.6g %-12.6g ", i + 1, md[i].re, md[i].im, md[i].freq);
+    int zero = md[i].cls == AWE_MODE_ZERO; /* no frequency, damping or time constant */
+    printf("%5d  %-13.6g %-13.6g ", i + 1, md[i].re, md[i].im);
+    if (zero) printf("%-12s ", "-");
+    else printf("%-12.6g ", md[i].freq);
     if (isnan(md[i].zeta)) printf("%-12s ", "-");
     else printf("%-12.6g ", md[i].zeta);
-    if (isinf(md[i].tau)) printf("%-12s ", "inf");
+    if (isnan(md[i].tau)) printf("%-12s ", "-");
+    else if (isinf(md[i].tau)) printf("%-12s ", "inf");
     else printf("%-12.6g ", md[i].tau);
+    printf("%-9s ", awe_mode_class_name(md[i].cls));
     for (int k = 0; k < AWE_MODE_TOP && md[i].top[k] >= 0; k++) {
       if (md[i].share[k] < 0.005 && k > 0) break;
       printf("%s%s %.0f%%", k ? ", " : "", L->x_name[md[i].top[k]], 100.0 * md[i].share[k]);
@@ -216,11 +237,35 @@ int awe_cmd_linearize(int argc, char **argv) {
   }
 
   if (awe_linearize(&p, op.x, op.u, &L, &err)) goto fail;
-  if (awe_modal(L.A, L.nx, &modes, &nmodes, &err)) goto fail;
+
+  /* the eigen-analysis cannot be polled inside: it runs in a child process that a signal or
+     run.max_wall_time ends; the matrices are written either way */
+  awe_err merr = {0};
+  awe_status mst = AWE_OK;
+  char mnote[1200] = "";
+  if (o.no_modes) {
+    snprintf(mnote, sizeof(mnote), "not computed (--no-modes)");
+  } else {
+    double cost = awe_modal_cost(L.nx);
+    if (cost > 5.0 && !o.quiet)
+      fprintf(stderr, "awesim: note: eigen-analysis of %d states (dense, about 10 n^3 = %.2g "
+                      "flop): about %.0f s here; SIGINT/SIGTERM or run.max_wall_time end it "
+                      "(A, B, C, D are kept); --no-modes skips it\n",
+              L.nx, 10.0 * (double)L.nx * L.nx * L.nx, cost);
+    sim->guard.phase = "the eigen-analysis";
+    mst = awe_modal_guarded(L.A, L.nx, o.zero_tol, &sim->guard, &modes, &nmodes, &merr);
+    if (mst && mst != AWE_EINTR && !sim->guard.why) {
+      err = merr;
+      goto fail;
+    }
+    if (mst) snprintf(mnote, sizeof(mnote), "not computed: %s", merr.msg);
+  }
 
   awe_lin_info info = {.command_line = cmdline, .scenario = spec->scenario_text, .t_op = op.t,
-                       .steady = op.steady};
-  if (o.out && awe_lin_write_h5(o.out, &L, modes, nmodes, &info, &err)) goto fail;
+                       .steady = op.steady, .modes_note = mnote[0] ? mnote : NULL,
+                       .zero_rel = o.zero_tol > 0.0 ? o.zero_tol : AWE_MODE_ZERO_REL};
+  if (o.out && awe_lin_write_h5(o.out, &L, mst || o.no_modes ? NULL : modes, nmodes, &info, &err))
+    goto fail;
   if (o.lin && awe_lin_write_text(o.lin, &L, &info, &err)) goto fail;
   if (o.want_csv) {
     char prefix[4096];
@@ -235,7 +280,21 @@ int awe_cmd_linearize(int argc, char **argv) {
          L.ny, op.steady ? "steady state" : "simulation");
   if (!op.steady) printf(" at t = %.9g s", op.t);
   printf(", residual %.3g\n", L.residual);
-  print_modes(&L, modes, nmodes);
+  if (mst) {
+    printf("# modes: %s\n", mnote);
+    fflush(stdout);
+    err = merr;
+    goto fail;
+  }
+  if (o.no_modes) {
+    printf("# modes: %s\n", mnote);
+  } else {
+    int nz = 0;
+    for (int i = 0; i < nmodes; i++) nz += modes[i].cls == AWE_MODE_ZERO;
+    printf("# %d modes, %d zero (|lambda| <= min(%g max|lambda|, %g 1/s))\n", nmodes, nz,
+           info.zero_rel, AWE_MODE_ZERO_ABS);
+    print_modes(&L, modes, nmodes);
+  }
   rc = 0;
   goto out;
 

@@ -10,8 +10,11 @@
  * output's largest change. --spring-props instead runs SymbolicAWEModels' calc_spring_props on
  * every tether (step_metrics.h).
  *
- * Exit status: 0 done; 1 the simulation or linearization failed; 2 usage; 65/66 bad or
- * missing input; 74 output error.
+ * Without --duration the duration comes from the slowest stable mode (default_duration).
+ *
+ * Exit status: 0 done; 1 the simulation or linearization failed, or run.max_wall_time ended
+ * it; 2 usage; 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (the log
+ * is kept, marked interrupted).
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include "cli/cli.h"
 #include "output/lin_output.h"
 #include "analysis/linearize.h"
+#include "analysis/modal.h"
 #include "engine/outputs.h"
 #include "analysis/step_metrics.h"
 #include "output/writer.h"
@@ -40,7 +44,10 @@ static const char step_usage[] =
     "                          step [N], default 1 % of the tether tension, at least 0.1 N)\n"
     "  --at T                  operating point: the state at time T [s] of a simulation of the\n"
     "                          scenario (default: after the steady-state march)\n"
-    "  --duration D            simulated time after the step [s] (default run.duration)\n"
+    "  --duration D            simulated time after the step [s] (default: 2 ln(100/band)\n"
+    "                          times the slowest stable time constant of the linearized model,\n"
+    "                          within [20 run.dt, min(run.duration, 60 s)]; min(run.duration,\n"
+    "                          60 s) when it has no stable mode or more than 580 states)\n"
     "  --band P                settling band [%] (default 5)\n"
     "  --outputs PATTERNS      outputs to measure: globs over the channel names (default as\n"
     "                          `awesim linearize`)\n"
@@ -57,8 +64,10 @@ static const char step_usage[] =
     "  -h, --help              show this help\n"
     "\n"
     "The log interval is run.dt; use a small one (e.g. --set run.dt=0.001) for fast responses.\n"
-    "Exit status: 0 done, 1 the computation failed, 2 usage, 65 invalid input, 66 missing\n"
-    "input, 74 output error.\n";
+    "SIGINT/SIGTERM and run.max_wall_time stop the simulation and the linear comparison within\n"
+    "0.1 s; the log (-o) is kept with status 'interrupted' or 'failed'.\n"
+    "Exit status: 0 done, 1 the computation failed or run.max_wall_time ended it, 2 usage, 65\n"
+    "invalid input, 66 missing input, 74 output error, 130/143 SIGINT/SIGTERM.\n";
 
 typedef struct {
   const char *scenario, *out, *input, *outputs;
@@ -273,6 +282,7 @@ typedef struct {
   awe_linsys L;               /* --compare: the linear model, its response and errors */
   double *Yl, *emax, *erms, *escale;
   awe_h5 *h5;
+  char duration_rule[512];    /* how the default duration was chosen ("" with --duration) */
 } job;
 
 enum { PHASE_OK = 0, PHASE_FAIL = -1, PHASE_USAGE = -2 }; /* else: an exit code */
@@ -363,10 +373,66 @@ static awe_status simulate_step(job *j, awe_err *err) {
 }
 
 
+/* log intervals of duration T */
+static void set_steps(job *j, double T) {
+  j->nsteps = (long)ceil(T / j->dt - 1e-9);
+  if (j->nsteps < 2) j->nsteps = 2;
+  j->nt = j->nsteps + 1;
+}
+
+
+/* Without --duration: long enough for the slowest stable mode of the linearized model to decay
+ * into the settling band twice over, T = 2 ln(100/band) tau_max, within [20 dt, min(run.duration,
+ * 60 s)]; min(run.duration, 60 s) when the model has no stable mode or its eigen-analysis would
+ * take more than 2 s (about 580 states). A scenario's run.duration is a flight's length (600 s
+ * for 2plate_parked), not a step response's: a steered parked kite turns and falls, and its
+ * integration stalls at 29 s. */
+static awe_status default_duration(job *j, awe_err *err) {
+  double cap = j->m->opt.duration < 60.0 ? j->m->opt.duration : 60.0, lo = 20.0 * j->dt;
+  double T = cap;
+  int nx = awe_lin_nchan(&j->m->reg.state);
+  snprintf(j->duration_rule, sizeof(j->duration_rule), "min(run.duration, 60 s)");
+  if (awe_modal_cost(nx) <= 2.0) {
+    AWE_TRY(awe_linearize(&j->p, j->op.x, j->op.u, &j->L, err));
+    awe_mode *md = NULL;
+    int nm = 0;
+    const char *phase = j->sim->guard.phase;
+    j->sim->guard.phase = "the eigen-analysis";
+    AWE_TRY(awe_modal_guarded(j->L.A, j->L.nx, 0.0, &j->sim->guard, &md, &nm, err));
+    j->sim->guard.phase = phase;
+    int slow = -1;
+    for (int i = 0; i < nm; i++)
+      if (md[i].cls == AWE_MODE_STABLE && (slow < 0 || md[i].tau > md[slow].tau)) slow = i;
+    if (slow >= 0) {
+      double tau = md[slow].tau, f = 2.0 * log(100.0 / j->o.band);
+      T = f * tau;
+      snprintf(j->duration_rule, sizeof(j->duration_rule),
+               "2 ln(100/%g) x %.3g s, the slowest stable mode's time constant (%s)", j->o.band,
+               tau, md[slow].top[0] >= 0 ? j->L.x_name[md[slow].top[0]] : "-");
+    } else {
+      snprintf(j->duration_rule, sizeof(j->duration_rule),
+               "min(run.duration, 60 s): the linearized model has no stable mode");
+    }
+    free(md);
+  } else {
+    snprintf(j->duration_rule, sizeof(j->duration_rule),
+             "min(run.duration, 60 s): the eigen-analysis of %d states would take %.0f s", nx,
+             awe_modal_cost(nx));
+  }
+  if (T > cap) T = cap;
+  if (T < lo) T = lo;
+  set_steps(j, T);
+  if (!j->o.quiet)
+    fprintf(stderr, "awesim: note: --duration not given: %g s (%s; within [20 dt, "
+                    "min(run.duration, 60 s)])\n", (double)j->nsteps * j->dt, j->duration_rule);
+  return AWE_OK;
+}
+
+
 /* --compare: the linear model's response to the same step and its error */
 static awe_status compare_linear(job *j, awe_err *err) {
   int ny = j->ny;
-  AWE_TRY(awe_linearize(&j->p, j->op.x, j->op.u, &j->L, err));
+  if (!j->L.A) AWE_TRY(awe_linearize(&j->p, j->op.x, j->op.u, &j->L, err));
   j->Yl = malloc(sizeof(double) * (size_t)j->nt * ((size_t)ny + 1));
   j->emax = calloc((size_t)ny + 1, sizeof(double));
   j->erms = calloc((size_t)ny + 1, sizeof(double));
@@ -374,7 +440,8 @@ static awe_status compare_linear(job *j, awe_err *err) {
   if (!j->Yl || !j->emax || !j->erms || !j->escale)
     return awe_err_set(err, AWE_ENOMEM, "out of memory");
   double du = j->o.amplitude;
-  AWE_TRY(awe_step_linear(&j->L, &du, j->dt, j->nsteps, j->Yl, err));
+  j->sim->guard.phase = "the linear step response";
+  AWE_TRY(awe_step_linear_guarded(&j->L, &du, j->dt, j->nsteps, j->Yl, &j->sim->guard, err));
   for (int k = 0; k < ny; k++)
     awe_step_compare(j->Y, j->Yl, j->nt, ny, k, &j->emax[k], &j->erms[k], &j->escale[k]);
   return AWE_OK;
@@ -429,6 +496,7 @@ static void print_json(const job *j, const char *uname, const char *uunit) {
   jnum("t_op", j->op.t, 1);
   printf("\"steady\": %s, ", j->op.steady ? "true" : "false");
   jnum("duration", (double)j->nsteps * j->dt, 1);
+  if (j->duration_rule[0]) jstr("duration_rule", j->duration_rule, 1);
   jnum("dt", j->dt, 1);
   jnum("band", o->band, 1);
   printf("\"outputs\": [");
@@ -513,7 +581,9 @@ static void report(const job *j) {
 
 
 static void job_free(job *j, const awe_err *err) {
-  if (j->h5) awe_h5_close(j->h5, AWE_RUN_FAILED, err->msg, &(awe_err){0});
+  if (j->h5)
+    awe_h5_close(j->h5, err->code == AWE_EINTR ? AWE_RUN_INTERRUPTED : AWE_RUN_FAILED,
+                 err->code == AWE_EINTR ? NULL : err->msg, &(awe_err){0});
   awe_linsys_free(&j->L);
   free(j->uc);
   free(j->yc);
@@ -544,10 +614,7 @@ int awe_cmd_step_response(int argc, char **argv) {
   awe_err err = {0};
   j.cmdline = awe_cli_command_line(argc, argv);
   j.dt = j.m->opt.dt;
-  double dur = isnan(j.o.duration) ? j.m->opt.duration : j.o.duration;
-  j.nsteps = (long)ceil(dur / j.dt - 1e-9);
-  if (j.nsteps < 2) j.nsteps = 2;
-  j.nt = j.nsteps + 1;
+  set_steps(&j, isnan(j.o.duration) ? j.m->opt.duration : j.o.duration);
 
   /* the output is checked before the work, which may be long; signals stop it */
   if (j.o.out && !j.o.spring) {
@@ -571,8 +638,15 @@ int awe_cmd_step_response(int argc, char **argv) {
     default: goto out;
   }
   report_operating_point(&j);
+  if (isnan(j.o.duration) && default_duration(&j, &err)) goto fail;
   if (simulate_step(&j, &err)) goto fail;
-  if (j.o.compare && compare_linear(&j, &err)) goto fail;
+  if (j.o.compare && compare_linear(&j, &err)) {
+    /* the nonlinear response is complete: report it without the comparison */
+    j.o.compare = 0;
+    report(&j);
+    fflush(stdout);
+    goto fail;
+  }
   if (finish_h5(&j, &err)) goto fail;
   report(&j);
   rc = 0;

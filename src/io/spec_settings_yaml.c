@@ -312,6 +312,7 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
   int sol = v->solver == AWE_VSM_SOLVER_NEWTON ? 1 : 0;
   AWE_TRY(opt_enum(ss, "solver_type", "solver_settings", solvers, 3, &sol, err));
   v->solver = sol ? AWE_VSM_SOLVER_NEWTON : AWE_VSM_SOLVER_LOOP;
+  if (awe_ymap_get(ss, "solver_type")) v->solver_given = 1;
   AWE_TRY(opt_num(ss, "density", "solver_settings", &v->density, err));
   AWE_TRY(opt_num(ss, "mu", "solver_settings", &v->mu, err));
   AWE_TRY(opt_intv(ss, "max_iterations", "solver_settings", &v->max_iterations, err));

@@ -219,10 +219,20 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
       rc |= put_doubles(f, "modes", 2, nm, 5, md);
       rc |= put_ints(f, "mode_states", nm, 3, ms);
       rc |= put_doubles(f, "mode_shares", 2, nm, 3, sh);
+      const char **cls = calloc(nm + 1, sizeof(char *));
+      if (!cls) rc = -1;
+      else {
+        for (size_t i = 0; i < nm; i++) cls[i] = awe_mode_class_name(modes[i].cls);
+        rc |= put_strings(f, "mode_class", (int)nm, cls);
+      }
+      free(cls);
       if (!rc) {
         hid_t d = H5Dopen2(f, "modes", H5P_DEFAULT);
         rc |= d < 0 ? -1 : awe_h5_put_str_attr(d, "columns", "re [1/s], im [1/s], frequency [Hz], "
                                                       "damping ratio [-], time constant [s]");
+        double zr = info && info->zero_rel > 0.0 ? info->zero_rel : AWE_MODE_ZERO_REL;
+        if (d >= 0) rc |= put_double_attr(d, "zero_rel", zr);
+        if (d >= 0) rc |= put_double_attr(d, "zero_abs", AWE_MODE_ZERO_ABS);
         if (d >= 0) H5Dclose(d);
       }
     }
@@ -230,6 +240,8 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
     free(sh);
     free(ms);
   }
+  rc |= awe_h5_put_str_attr(f, "modes", info && info->modes_note ? info->modes_note
+                                          : modes ? "computed" : "not computed");
   if (H5Fclose(f) < 0) rc = -1;
   awe_h5_quiet_off(&q);
   awe_out_file_release(&of);

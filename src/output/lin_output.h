@@ -14,7 +14,11 @@
  *   /x_perturb /u_perturb  float64 perturbation sizes used
  *   /modes            float64 [nmodes, 5]: re, im [1/s], frequency [Hz], damping ratio [-],
  *                     time constant [s] (attr columns); /mode_states int32 [nmodes, 3]
- *                     (indices into x_names, -1 = none) and /mode_shares float64 [nmodes, 3]
+ *                     (indices into x_names, -1 = none) and /mode_shares float64 [nmodes, 3];
+ *                     /mode_class strings [nmodes]: zero, stable, unstable, undamped (modal.h;
+ *                     a zero mode has frequency 0, damping ratio and time constant NaN), attrs
+ *                     zero_rel, zero_abs [1/s] of /modes: the zero tolerance. Without modes
+ *                     (--no-modes, interrupted) the root attr "modes" says why.
  * Python:  f = h5py.File("lin.h5"); A = f["A"][()]; names = f["x_names"].asstr()[()]
  *
  * Text (after OpenFAST's .lin files, every number "%.17g" so it reads back bit-exactly):
@@ -39,6 +43,8 @@ typedef struct {
   const char *scenario;      /* YAML text, NULL = none */
   double t_op;               /* [s] */
   int steady;                /* operating point after the steady state */
+  const char *modes_note;    /* why there are no modes (attr "modes"), NULL: computed */
+  double zero_rel;           /* the zero-mode tolerance used (attr of /modes), 0: default */
 } awe_lin_info;
 
 awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mode *modes,
