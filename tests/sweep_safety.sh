@@ -144,6 +144,20 @@ if command -v shellcheck >/dev/null 2>&1; then
     "$W/sweep.sh"
 fi
 no_code "slurm script"
+# values reach awesim as one word each: blanks, globs, backslashes, $VARS, a leading dash
+{
+  printf 'scenario: %s\nlist:\n' "$SCEN"
+  printf '  - {a.b: %s, c.d: "-x", e.f: [1, "x y"]}\n' "$(yaml_sq '  *  a\b $HOME `id` ')"
+} >"$T/values.yaml"
+"$AWESIM" sweep --awesim "$T/args" -o "$T/values" "$T/values.yaml" >/dev/null 2>"$T/err"
+ARGS_OUT=$T/values.args sh "$T/values/sweep.sh" 1
+printf '%s\n' "--set" "a.b='  *  a\\b \$HOME \`id\` '" "--set" "c.d='-x'" "--set" \
+  "e.f=[1, 'x y']" >"$T/values.want"
+tail -n 6 "$T/values.args" >"$T/values.got"
+check "values through sweep.sh, one word each: $(diff "$T/values.want" "$T/values.got" | head -4)" \
+  cmp -s "$T/values.want" "$T/values.got"
+SLURM_ARRAY_TASK_ID="1;touch $C/P8" sh "$T/values/sweep.sh" 2>/dev/null
+check "a task id that is not a number: refused" [ $? -eq 2 ]
 # a line break in the folder (here from the name, the default out/NAME) is refused
 grid "$T/nl.yaml" ""
 (cd "$T" && "$AWESIM" sweep nl.yaml >"$T/nl.out" 2>"$T/err")
@@ -296,7 +310,7 @@ printf 'scenario: %s\ngrid:\n  settings.environment.v_wind: {from: 1, to: 1000, 
 "$AWESIM" sweep -o "$D" "$T/big.yaml" >/dev/null 2>"$T/err" &
 bgpid=$!
 i=0
-while [ ! -e "$D/.awesim-tmp.points.tsv" ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i + 1)); done
+while [ -z "$(find "$D" -name ".awesim-tmp.points.tsv.*")" ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i + 1)); done
 kill -INT "$bgpid"
 wait "$bgpid"
 rc=$?

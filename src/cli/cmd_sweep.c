@@ -314,7 +314,6 @@ static void write_runner(FILE *f, const awe_sweep_grid *g, const options *o, con
   fprintf(f,
           "\nn=%d\n"
           "point=${1:-${SLURM_ARRAY_TASK_ID:-}}\n"
-          "%s"
           "if [ \"$point\" = jobs ]; then\n"
           "  i=1\n"
           "  while [ \"$i\" -le \"$n\" ]; do printf 'sh %%s %%s\\n' \"$job\" \"$i\"; "
@@ -325,6 +324,7 @@ static void write_runner(FILE *f, const awe_sweep_grid *g, const options *o, con
           "case $point in ''|0*|*[!0-9]*) no_point ;; esac\n"
           "{ [ \"${#point}\" -le 9 ] && [ \"$point\" -le \"$n\" ]; } || no_point\n"
           "id=$(printf '%%0%dd' \"$point\")\n"
+          "%s"
           "line=$(sed -n \"${point}{p;q;}\" \"$dir/points.tsv\")\n"
           "set -f\n"
           "IFS='\t'\n"
@@ -337,11 +337,10 @@ static void write_runner(FILE *f, const awe_sweep_grid *g, const options *o, con
           "fi\n"
           "shift\n"
           "for kv do shift; set -- \"$@\" --set \"$kv\"; done\n",
-          g->npoints,
+          g->npoints, width,
           bslash ? "if [ $# -eq 0 ] && [ -n \"${SLURM_ARRAY_JOB_ID:-}\" ]; then\n"
                    "  exec >>\"$dir/slurm-${SLURM_ARRAY_JOB_ID}_$point.out\" 2>&1\n"
-                   "fi\n" : "",
-          width);
+                   "fi\n" : "");
   if (g->nfixed) {
     fputs("set --", f);
     for (int k = 0; k < g->nfixed; k++) {
@@ -368,18 +367,18 @@ static void write_runner(FILE *f, const awe_sweep_grid *g, const options *o, con
 
 static const char *const final_names[] = {"points.tsv", "sweep.sh", "plan.tsv"};
 
-static void tmp_path(char *p, size_t n, const char *dir, int k) {
-  snprintf(p, n, "%s/.awesim-tmp.%s", dir, final_names[k]);
-}
-
-/* the three plan files under temporary names; 0 or 74 (the temporaries removed) */
-static int write_temps(const char *dir, const awe_sweep_grid *g, const options *o,
-                       const char *awesim, int width) {
+/* the three plan files under fresh temporary names (mkstemp: nothing existing is written
+   over); 0, or 74 with the temporaries removed */
+static int write_temps(char tmp[3][4200], const char *dir, const awe_sweep_grid *g,
+                       const options *o, const char *awesim, int width) {
+  int made = 0;
   for (int k = 0; k < 3; k++) {
-    char p[4200];
-    tmp_path(p, sizeof(p), dir, k);
-    FILE *f = fopen(p, "w");
+    snprintf(tmp[k], sizeof(tmp[k]), "%s/.awesim-tmp.%s.XXXXXX", dir, final_names[k]);
+    int fd = mkstemp(tmp[k]);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int bad = !f;
+    if (fd >= 0) made++;
+    if (fd >= 0 && !f) close(fd);
     if (f) {
       if (k == 0) write_points(f, g);
       else if (k == 1) write_runner(f, g, o, dir, awesim, width);
@@ -388,14 +387,11 @@ static int write_temps(const char *dir, const awe_sweep_grid *g, const options *
       bad |= fclose(f) != 0;
     }
     if (bad) {
-      fprintf(stderr, "awesim sweep: error: %s: cannot write: %s\n", p, strerror(errno));
-      for (int j = 0; j <= k; j++) {
-        tmp_path(p, sizeof(p), dir, j);
-        unlink(p);
-      }
+      fprintf(stderr, "awesim sweep: error: %s: cannot write: %s\n", tmp[k], strerror(errno));
+      for (int j = 0; j < made; j++) unlink(tmp[j]);
       return 74;
     }
-    if (k == 1) chmod(p, 0755);
+    chmod(tmp[k], k == 1 ? 0755 : 0644);
   }
   return 0;
 }
@@ -453,25 +449,21 @@ static int write_folder(const char *dir, const awe_sweep_grid *g, const options 
   sigaddset(&block, SIGTERM);
   sigaddset(&block, SIGHUP);
   sigprocmask(SIG_BLOCK, &block, &old);
-  int rc = write_temps(dir, g, o, awesim, width);
+  char tmp[3][4200];
+  int rc = write_temps(tmp, dir, g, o, awesim, width);
   sigpending(&pend);
   int sig = sigismember(&pend, SIGINT) ? SIGINT : sigismember(&pend, SIGTERM) ? SIGTERM
             : sigismember(&pend, SIGHUP) ? SIGHUP : 0;
   if (!rc && sig) {
-    for (int k = 0; k < 3; k++) {
-      char p[4200];
-      tmp_path(p, sizeof(p), dir, k);
-      unlink(p);
-    }
+    for (int k = 0; k < 3; k++) unlink(tmp[k]);
     fputs("awesim sweep: interrupted: the folder is unchanged\n", stderr);
     rc = 128 + sig;
   }
   if (!rc && !o->resume && state == 1) clean(dir);
   for (int k = 0; !rc && k < 3; k++) {
-    char from[4200], to[4200];
-    tmp_path(from, sizeof(from), dir, k);
+    char to[4200];
     snprintf(to, sizeof(to), "%s/%s", dir, final_names[k]);
-    if (rename(from, to)) {
+    if (rename(tmp[k], to)) {
       fprintf(stderr, "awesim sweep: error: %s: cannot write: %s\n", to, strerror(errno));
       rc = 74;
     }

@@ -104,7 +104,7 @@ static int read_plan(const char *dir, plan_file *pl) {
     char *f[MAXF + 2];
     if (line[0] == '#') {
       if (header) return plan_error(path, lineno, "a comment line after the header");
-      int n = split_tabs(line + 2, f, 3);
+      int n = line[1] == ' ' ? split_tabs(line + 2, f, 3) : 0;
       if (n >= 2 && (!strcmp(f[0], "name") || !strcmp(f[0], "scenario"))) unescape(f[1]);
       if (n >= 2 && !strcmp(f[0], "name")) pl->name = f[1];
       if (n >= 2 && !strcmp(f[0], "scenario")) pl->scenario = f[1];
@@ -380,9 +380,15 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
   if (!rc && !pending) {
     /* the temporary beside the target, so that the rename stays on one file system */
     const char *slash = strrchr(target, '/');
-    snprintf(tmp, sizeof(tmp), "%.*s.awesim-tmp.%ld.csv", slash ? (int)(slash - target + 1) : 0,
-             target, (long)getpid());
-    f = to_stdout ? stdout : fopen(tmp, "w");
+    snprintf(tmp, sizeof(tmp), "%.*s.awesim-tmp.summary.XXXXXX",
+             slash ? (int)(slash - target + 1) : 0, target);
+    int fd = to_stdout ? -1 : mkstemp(tmp);
+    f = to_stdout ? stdout : fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) {
+      close(fd);
+      unlink(tmp);
+    }
+    if (f && !to_stdout) fchmod(fd, 0644);
     if (!f) {
       fprintf(stderr, "awesim sweep: error: %s: cannot write: %s\n", target, strerror(errno));
       rc = 74;
