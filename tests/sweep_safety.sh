@@ -158,6 +158,23 @@ check "values through sweep.sh, one word each: $(diff "$T/values.want" "$T/value
   cmp -s "$T/values.want" "$T/values.got"
 SLURM_ARRAY_TASK_ID="1;touch $C/P8" sh "$T/values/sweep.sh" 2>/dev/null
 check "a task id that is not a number: refused" [ $? -eq 2 ]
+# a scenario whose path holds a line break and a command: plan.tsv keeps it escaped on one
+# line, sweep.sh and the merge find it
+S="$T/sc
+\$(touch $C/P9);x"
+mkdir -p "$S/scenarios"
+ln -s "$(pwd)/models" "$S/models"
+cp "$SCEN" "$S/scenarios/aero'stat.yaml"
+printf 'scenario: "%s"\nset: {run.duration: 1}\nlist:\n  - {settings.environment.v_wind: 4}\n' \
+  "$(printf '%s' "$S/scenarios/aero'stat.yaml" | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 }')" \
+  >"$T/scen.yaml"
+"$SWEEP" --awesim "$AWESIM" -q -o "$T/scen" "$T/scen.yaml" >/dev/null 2>"$T/err"
+rc=$?
+check "a scenario path with a line break: exit $rc (0 expected): $(cat "$T/err")" [ "$rc" -eq 0 ]
+check "a scenario path with a line break: one escaped line in plan.tsv" \
+  grep -q '^# scenario	.*/sc\\n\$(touch .*/P9);x/scenarios/aero.stat.yaml$' "$T/scen/plan.tsv"
+check "a scenario path with a line break: its name in summary.csv" \
+  grep -q ',aerostat,run_001.h5,$' "$T/scen/summary.csv"
 # a line break in the folder (here from the name, the default out/NAME) is refused
 grid "$T/nl.yaml" ""
 (cd "$T" && "$AWESIM" sweep nl.yaml >"$T/nl.out" 2>"$T/err")
