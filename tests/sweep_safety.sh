@@ -372,6 +372,8 @@ check "a point past the end: exit 2" [ $? -eq 2 ]
 sh "$D/sweep.sh" '1;touch' 2>"$T/err"
 check "a point that is not a number: exit 2" [ $? -eq 2 ]
 no_code "all runners"
+check "no sanitizer report in any log: $(grep -rlE 'AddressSanitizer|LeakSanitizer|runtime error' "$T" | head -3)" \
+  sh -c '! grep -rqE "AddressSanitizer|LeakSanitizer|runtime error" "$1"' _ "$T"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
