@@ -9,8 +9,8 @@
 #   - --merge trusts no exit status alone: a log of random bytes, a truncated log and a
 #     missing log are "invalid"; an interrupted run is "interrupted" with its row count;
 #   - SIGTERM or SIGINT stops tools/awesim-sweep within seconds (exit 143 / 130);
-#   - a plan interrupted while written leaves the folder as it was; --merge rejects a plan cut
-#     short with plan.tsv:LINE; merge never writes over a file it reads;
+#   - a plan or a merge interrupted while written leaves the folder as it was; --merge rejects
+#     a plan cut short with plan.tsv:LINE; merge never writes over a file it reads;
 #   - a 1e6-point sweep.sh is a few kB and finds its point in well under a second.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -367,6 +367,23 @@ check "sh sweep.sh $n: the last point's values" \
   grep -qx 'settings.tether.d_tether=1000' "$T/big.args"
 check "sh sweep.sh $n: exit status recorded" [ "$(cat "$D/run_$n.rc")" = 0 ]
 check "job list of $n lines" [ "$(sh "$D/sweep.sh" jobs | wc -l)" -eq "$n" ]
+# a merge interrupted: no temporary left, summary.csv as it was
+printf 'an earlier summary\n' >"$D/summary.csv"
+"$AWESIM" sweep --merge "$D" >/dev/null 2>"$T/err" &
+bgpid=$!
+i=0
+while [ -z "$(find "$D" -name '.awesim-tmp.summary.*')" ] && [ $i -lt 2000 ]; do
+  sleep 0.01
+  i=$((i + 1))
+done
+kill -INT "$bgpid"
+wait "$bgpid"
+rc=$?
+bgpid=""
+check "SIGINT during a merge: exit $rc (130 expected)" [ "$rc" -eq 130 ]
+check "SIGINT during a merge: summary.csv kept its bytes" \
+  [ "$(cat "$D/summary.csv")" = "an earlier summary" ]
+check "SIGINT during a merge: no temporary left" [ -z "$(find "$D" -name '.awesim-tmp*')" ]
 sh "$D/sweep.sh" "$((n + 1))" 2>"$T/err"
 check "a point past the end: exit 2" [ $? -eq 2 ]
 sh "$D/sweep.sh" '1;touch' 2>"$T/err"

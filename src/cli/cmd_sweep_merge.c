@@ -6,6 +6,7 @@
  * statuses: awesim(1), SWEEPS. summary.csv is written under a temporary name and renamed. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,15 +403,36 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
     for (int k = 0; k < pl.nkeys; k++) csv_field(f, pl.keys[k], 0);
     fputs(",status,exit_code,force_mean[N],force_max[N],power_mean[W],elevation_final[deg],"
           "t_end[s],wall_time[s],realtime_factor,steps,rhs_calls,rows,scenario,hdf5,error\n", f);
-    /* runs not complete are listed on stderr as they come */
-    for (int p = 0; p < pl.npoints; p++) merge_row(f, dir, &pl, p, name, &bad);
+    /* A signal ends the merge between rows, without a temporary left behind; until then it
+       waits (blocked), so the rename is never cut short. Runs not complete are listed on
+       stderr as they come. */
+    sigset_t block, old, pend;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int sig = 0;
+    for (int p = 0; p < pl.npoints && !sig; p++) {
+      merge_row(f, dir, &pl, p, name, &bad);
+      sigpending(&pend);
+      sig = sigismember(&pend, SIGINT) ? SIGINT : sigismember(&pend, SIGTERM) ? SIGTERM
+            : sigismember(&pend, SIGHUP) ? SIGHUP : 0;
+    }
     int werr = to_stdout ? fflush(f) != 0 : (ferror(f) | (fclose(f) != 0));
-    if (!werr && !to_stdout && rename(tmp, target)) werr = 1;
-    if (werr) {
+    if (sig) {
+      if (!to_stdout) unlink(tmp);
+      fputs("awesim sweep: interrupted: summary not written\n", stderr);
+      rc = 128 + sig;
+    } else if (!werr && !to_stdout && rename(tmp, target)) {
+      werr = 1;
+    }
+    if (werr && !sig) {
       fprintf(stderr, "awesim sweep: error: %s: cannot write: %s\n", target, strerror(errno));
       if (!to_stdout) unlink(tmp);
       rc = 74;
     }
+    sigprocmask(SIG_SETMASK, &old, NULL);
   }
   if (!rc && !pending) {
     if (bad)
