@@ -381,7 +381,7 @@ wait "$bgpid"
 rc=$?
 bgpid=""
 check "SIGINT during a merge: exit $rc (130 expected)" [ "$rc" -eq 130 ]
-check "SIGINT during a merge: summary.csv kept its bytes" \
+check "SIGINT during a merge: summary.csv kept its bytes (exit $rc, waited $i polls)" \
   [ "$(cat "$D/summary.csv")" = "an earlier summary" ]
 check "SIGINT during a merge: no temporary left" [ -z "$(find "$D" -name '.awesim-tmp*')" ]
 sh "$D/sweep.sh" "$((n + 1))" 2>"$T/err"

@@ -373,6 +373,14 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
   if (out) snprintf(target, sizeof(target), "%s", out);
   int to_stdout = !strcmp(target, "-");
   FILE *f = NULL;
+  /* A signal ends the merge between rows, without a temporary left behind; until then it
+     waits (blocked from before the temporary exists), so the rename is never cut short. */
+  sigset_t block, old, pend;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
+  sigprocmask(SIG_BLOCK, &block, &old);
   if (!rc && !pending && !to_stdout && reads(target, dir, &pl)) {
     fprintf(stderr, "awesim sweep: error: %s: the merge reads this file; give another -o\n",
             target);
@@ -403,15 +411,7 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
     for (int k = 0; k < pl.nkeys; k++) csv_field(f, pl.keys[k], 0);
     fputs(",status,exit_code,force_mean[N],force_max[N],power_mean[W],elevation_final[deg],"
           "t_end[s],wall_time[s],realtime_factor,steps,rhs_calls,rows,scenario,hdf5,error\n", f);
-    /* A signal ends the merge between rows, without a temporary left behind; until then it
-       waits (blocked), so the rename is never cut short. Runs not complete are listed on
-       stderr as they come. */
-    sigset_t block, old, pend;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    /* runs not complete are listed on stderr as they come */
     int sig = 0;
     for (int p = 0; p < pl.npoints && !sig; p++) {
       merge_row(f, dir, &pl, p, name, &bad);
@@ -432,8 +432,8 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
       if (!to_stdout) unlink(tmp);
       rc = 74;
     }
-    sigprocmask(SIG_SETMASK, &old, NULL);
   }
+  sigprocmask(SIG_SETMASK, &old, NULL);
   if (!rc && !pending) {
     if (bad)
       fprintf(stderr, "awesim sweep: %d of %d runs not complete%s\n", bad, pl.npoints,
