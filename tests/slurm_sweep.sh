@@ -4,7 +4,8 @@
 # private ports), submits the plan of tests/data/sweep/slurm.yaml (4 points, one failing) as a
 # job array with sbatch, waits for it with squeue (at most 180 s), merges, and checks that
 # summary.csv equals the GNU parallel run of the same grid (but for the wall_time[s] and
-# realtime_factor columns, which are timings). The daemons are stopped by their PIDs.
+# realtime_factor columns, which are timings); then submits a plan whose folder and name hold
+# shell syntax and checks that nothing of them runs. The daemons are stopped by their PIDs.
 # Runs only for the optimised binary: with the ASan binary (tests/run.sh's second pass) it
 # says "skipped" (the sweep machinery is the same; the ASan pass runs toolkit_sweep.sh).
 # Without root or without slurm-wlm/munge (tools/install-deps) it says "skipped: why".
@@ -146,6 +147,44 @@ check "summary.csv: 3 complete, 1 failed" [ "$(grep -c ',complete,0,' "$T/b.csv"
 # the physics came through: the tether force grows with the wind (points 1, 2, 4)
 f=$(awk -F, 'NR > 1 && $4 == "complete" { printf "%s ", $6 }' "$T/b.csv")
 check "force_mean grows with the wind: $f" awk -v f="$f" 'BEGIN { n = split(f, a, " "); exit !(n == 3 && a[1] < a[2] && a[2] < a[3]) }'
+
+# ---- hostile folders and names through sbatch -------------------------------------------------
+# The folders hold blanks, quotes, $(...), backquotes, ';', '#', '%' and (the second) a
+# backslash, the name a line break and a command: the Slurm output files must land in the
+# folder, and nothing of it may run (each payload would create a file in $C).
+C=$T/canary
+mkdir "$C"
+k=0
+for tail in '%x' '%x\y'; do
+  k=$((k + 1))
+  W="$T/we ird'q\"\$(touch $C/P1)\`touch $C/P2\`;touch $C/P3;#$tail"
+  {
+    printf 'scenario: %s/scenarios/aerostat.yaml\n' "$(pwd)"
+    printf 'name: "x\\ntouch %s/P4\\n"\n' "$C"
+    printf "output: '%s'\n" "$(printf '%s' "$W" | sed "s/'/''/g")"
+    printf 'set: {run.duration: 1}\nlist:\n  - {settings.environment.v_wind: 4}\n'
+    printf '  - {settings.environment.v_wind: 8}\n'
+  } >"$T/hostile.yaml"
+  "$AWESIM" sweep --awesim "$AWESIM" "$T/hostile.yaml" >"$T/plan.out" 2>"$T/plan.err"
+  check "hostile plan $k: $(cat "$T/plan.err")" [ -x "$W/sweep.sh" ]
+  job=$(cd "$T" && sbatch --parsable "$W/sweep.sh" 2>"$T/sbatch.err")
+  check "sbatch accepted hostile array $k: $(cat "$T/sbatch.err")" [ -n "$job" ]
+  job=${job%%;*}
+  i=0
+  while [ -n "$job" ] && [ -n "$(squeue -h -j "$job" -o %i 2>/dev/null)" ] && [ $i -lt 360 ]; do
+    sleep 0.5
+    i=$((i + 1))
+  done
+  check "hostile job array $k ($job) finished within 180 s" [ $i -lt 360 ]
+  n=$(find "$W" -name "slurm-${job}_[12].out" | wc -l)
+  check "hostile folder $k: the Slurm output files of both tasks in it: $n" [ "$n" -eq 2 ]
+  "$AWESIM" sweep --merge "$W" -q >"$T/merge.out" 2>"$T/merge.err"
+  rc=$?
+  check "hostile folder $k: merge exit $rc (0 expected): $(cat "$T/merge.err")" [ "$rc" -eq 0 ]
+  check "hostile folder $k: 2 complete" [ "$(grep -c ',complete,0,' "$W/summary.csv")" -eq 2 ]
+  check "hostile folder $k: nothing in sbatch's folder" [ -z "$(find "$T" -maxdepth 1 -name 'slurm-*')" ]
+done
+check "hostile folders and name: no code ran ($(ls "$C" | tr '\n' ' '))" [ -z "$(ls -A "$C")" ]
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

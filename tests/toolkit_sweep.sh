@@ -123,7 +123,7 @@ rc=$?
 check "slurm exit $rc" [ "$rc" -eq 0 ]
 check "slurm script passes bash -n" bash -n "$T/job.sh"
 check "slurm: one array task per point" grep -q '^#SBATCH --array=1-7$' "$T/job.sh"
-check "slurm: one case branch per point" [ "$(grep -cE '^  [0-9]+\) id=' "$T/job.sh")" -eq 7 ]
+check "slurm: points.tsv holds one line per point" [ "$(grep -c "^[1-7]	" "$D/points.tsv")" -eq 7 ]
 check "slurm: extra #SBATCH option" grep -q '^#SBATCH --time=00:05:00$' "$T/job.sh"
 check "slurm: same script as the local runner" cmp -s "$T/job.sh" "$D/sweep.sh"
 check "slurm: nothing ran" [ -z "$(ls "$D"/run_* 2>/dev/null)" ]

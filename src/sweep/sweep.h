@@ -43,9 +43,13 @@ typedef struct {
   double power_mean;            /* sum over winches of force * reel-out speed */
   double elevation_final;       /* first wing's elevation [deg]; without wings the moving point
                                    farthest from the origin, when above ground */
+  long rows;                    /* rows logged (length of /time), -1 when absent */
+  char status[16];              /* the root attribute status ("complete", "interrupted",
+                                   "failed", "running"), "" when absent or unreadable */
 } awe_sweep_results;
 
-/* AWE_OK also when some fields stay NaN; an error only when the file cannot be read. */
+/* AWE_OK also when some fields stay NaN; an error only when the file cannot be opened as HDF5
+ * (missing, truncated, not HDF5). */
 awe_status awe_sweep_h5_results(const char *path, double t0, awe_sweep_results *r,
                                 awe_err *err);
 

@@ -59,11 +59,38 @@ static int in_degrees(hid_t f, const char *name) {
   return deg;
 }
 
+/* the root's status attribute (a fixed or variable-length string) into r->status */
+static void read_status(hid_t f, awe_sweep_results *r) {
+  r->status[0] = 0;
+  if (H5Aexists(f, "status") <= 0) return;
+  hid_t a = H5Aopen(f, "status", H5P_DEFAULT);
+  hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+  if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
+    if (H5Tis_variable_str(t) > 0) {
+      char *s = NULL;
+      hid_t mt = H5Tcopy(H5T_C_S1);
+      H5Tset_size(mt, H5T_VARIABLE);
+      if (H5Aread(a, mt, &s) >= 0 && s) snprintf(r->status, sizeof(r->status), "%s", s);
+      if (s) H5free_memory(s);
+      H5Tclose(mt);
+    } else {
+      size_t n = H5Tget_size(t);
+      char *s = n < 4096 ? calloc(n + 1, 1) : NULL;
+      if (s && H5Aread(a, t, s) >= 0) snprintf(r->status, sizeof(r->status), "%s", s);
+      free(s);
+    }
+  }
+  if (t >= 0) H5Tclose(t);
+  if (a >= 0) H5Aclose(a);
+}
+
 static void from_file(hid_t f, double t0, awe_sweep_results *r) {
   hsize_t dt[3], dw[3], dv[3], ds[3], de[3], dp[3];
   int rk;
+  read_status(f, r);
   double *t = read_ds(f, "time", dt, &rk);
   if (!t) return;
+  r->rows = (long)dt[0];
   hsize_t T = dt[0], first = 0;
   while (first < T && isfinite(t0) && t[first] < t0) first++;
   free(t);
@@ -135,7 +162,7 @@ static void from_file(hid_t f, double t0, awe_sweep_results *r) {
 
 awe_status awe_sweep_h5_results(const char *path, double t0, awe_sweep_results *r,
                                 awe_err *err) {
-  *r = (awe_sweep_results){NAN, NAN, NAN, NAN};
+  *r = (awe_sweep_results){NAN, NAN, NAN, NAN, -1, ""};
   H5E_auto2_t fn;
   void *data;
   H5Eget_auto2(H5E_DEFAULT, &fn, &data);
