@@ -129,6 +129,7 @@ static awe_status build(awe_mb_builder *b, awe_err *err) {
   awe_mb_env_opt(b);
   AWE_TRY(awe_model_validate(b->m, b->s, b->warn, err));
   AWE_TRY(awe_model_place(b->m, b->s, b->warn, err));
+  AWE_TRY(awe_model_plausible(b->m, b->s, b->warn, err));
   AWE_TRY(awe_model_ground_stations(b->m, b->s, err));
   AWE_TRY(awe_model_layout(b->m, err));
   AWE_TRY(awe_mb_signals(b, err));

@@ -29,6 +29,75 @@ double awe_sim_log_time(const awe_model *m, long k) {
 }
 
 
+/* the crash check after an accepted step (sim.h awe_crash): 1 to stop there */
+static int crash_check(void *ctx, double t, const double *y) {
+  awe_sim *s = ctx;
+  const awe_model *m = s->m;
+  awe_work *w = s->w;
+  if (!m->ground.on || m->nwing == 0 || s->crash.happened) return 0;
+  if (strcmp(s->guard.phase, "simulation")) return 0;
+  double floor_z = m->ground.height + m->opt.crash_clearance;
+  /* cheap bound first: the points with a state, a rigid wing's origin minus its reach */
+  int near = 0;
+  for (int i = 0; i < m->npoint && !near; i++) {
+    int j = m->point_wing[i];
+    if (j >= 0 && w->point_x[i] >= 0 && y[w->point_x[i] + 2] < floor_z) near = 1;
+  }
+  for (int j = 0; j < m->nwing && !near; j++) {
+    int o = w->wing_x[j];
+    if (o >= 0 && y[o + 2] - s->wing_reach[j] < floor_z) near = 1;
+    for (int e = 0; e < m->wing_origin_num[j] && !near; e++) {
+      int p = m->wing_origin_pts[m->wing_origin_adr[j] + e];
+      if (w->point_x[p] >= 0 && y[w->point_x[p] + 2] < floor_z) near = 1;
+    }
+  }
+  if (!near) return 0;
+  /* exact: the kinematics at (t, y) from one right-hand side */
+  awe_ctx c = s->ctx;
+  if (awe_rhs(t, y, s->dydt, &c) != GSL_SUCCESS) return 0;
+  double zmin = floor_z;
+  int wing = -1, point = -1;
+  for (int i = 0; i < m->npoint; i++) {
+    if (m->point_wing[i] < 0 || m->point_type[i] != AWE_PT_WING) continue;
+    if (w->pos[3 * i + 2] < zmin) {
+      zmin = w->pos[3 * i + 2];
+      wing = m->point_wing[i];
+      point = i;
+    }
+  }
+  for (int j = 0; j < m->nwing; j++)
+    if (w->wing_pos[3 * j + 2] < zmin) {
+      zmin = w->wing_pos[3 * j + 2];
+      wing = j;
+      point = -1;
+    }
+  if (wing < 0) return 0;
+  const double *v = point >= 0 ? w->vel + 3 * point : w->wing_vel + 3 * wing;
+  s->crash = (awe_crash){1, wing, point, t, zmin, v[2], sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])};
+  return !m->opt.on_crash_continue;
+}
+
+
+/* a rigid wing's largest distance of one of its points from its origin, at the placement */
+static double wing_reach(const awe_model *m, int j) {
+  double o[3] = {0.0, 0.0, 0.0}, sw = 0.0, r = 0.0;
+  for (int e = 0; e < m->wing_origin_num[j]; e++) {
+    int p = m->wing_origin_pts[m->wing_origin_adr[j] + e];
+    double wt = m->wing_origin_w[m->wing_origin_adr[j] + e];
+    for (int k = 0; k < 3; k++) o[k] += wt * m->point_pos0[3 * p + k];
+    sw += wt;
+  }
+  if (sw > 0.0)
+    for (int k = 0; k < 3; k++) o[k] /= sw;
+  for (int i = 0; i < m->npoint; i++) {
+    if (m->point_wing[i] != j) continue;
+    double d = awe_v3_dist(m->point_pos0 + 3 * i, o);
+    if (d > r) r = d;
+  }
+  return sw > 0.0 ? r : INFINITY; /* no origin: always check exactly */
+}
+
+
 awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   awe_sim *s = calloc(1, sizeof(*s));
   if (!s) {
@@ -44,7 +113,8 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   s->dydt = calloc((size_t)nx + 1, sizeof(double));
   s->u = calloc((size_t)nu + 1, sizeof(double));
   s->yout = calloc((size_t)ny + 1, sizeof(double));
-  if (!s->y || !s->dydt || !s->u || !s->yout) {
+  s->wing_reach = calloc((size_t)m->nwing + 1, sizeof(double));
+  if (!s->y || !s->dydt || !s->u || !s->yout || !s->wing_reach) {
     awe_err_set(err, AWE_ENOMEM, "out of memory");
     goto fail;
   }
@@ -59,6 +129,8 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   if (!s->it) goto fail;
   awe_guard_init(&s->guard, &m->opt);
   awe_integrator_set_guard(s->it, &s->guard);
+  for (int j = 0; j < m->nwing; j++) s->wing_reach[j] = wing_reach(m, j);
+  awe_integrator_set_post(s->it, crash_check, s);
   if (m->nctrl > 0) {
     s->ctrl = awe_ctrl_run_alloc(m, err);
     if (!s->ctrl) goto fail;
@@ -83,6 +155,7 @@ void awe_sim_free(awe_sim *s) {
   free(s->dydt);
   free(s->u);
   free(s->yout);
+  free(s->wing_reach);
   free(s);
 }
 
@@ -186,6 +259,7 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   if (s->guard.why != AWE_GUARD_SIGNAL) s->guard.why = AWE_GUARD_OK; /* a fresh run */
   s->t = 0.0;
   s->nstep = 0;
+  memset(&s->crash, 0, sizeof(s->crash));
   awe_state_init(m, s->w, s->y);
   awe_input_default(m, s->w, s->u);
   precalc(s);
@@ -274,6 +348,10 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
     s->ctx.t_hi = hi;
     s->w->bad_x = -1;
     int st = awe_integrator_apply(s->it, &s->t, t_stop, s->y);
+    if (st == AWE_INTEG_STOP) { /* a crash (crash_check): the outputs there, then stop */
+      s->reset_pending = 1;
+      break;
+    }
     if (st != GSL_SUCCESS) return fail_msg(s, st, err);
     if (awe_first_nonfinite(s->y, s->w->nx) >= 0) return fail_msg(s, st, err);
     if (at_bp) s->reset_pending = 1;
@@ -284,5 +362,6 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   memcpy(s->w->u, s->u, sizeof(double) * (size_t)s->w->nu);
   int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 0);
   if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  if (s->t < t_next) return AWE_OK; /* stopped by a crash */
   return ctrl_at(s, err);
 }
