@@ -5,8 +5,9 @@
  * library (awe_sim_*); this file owns the command line, the writers, progress, the summary and
  * the signals.
  *
- * Exit status: 0 complete; 3 crashed (a wing hit the ground, sim.h awe_crash); 1 the run failed (non-finite state, stepper failure, steady state,
- * a limit of guard.h: step size, run.max_steps, run.max_wall_time, a diverged state); 2 usage;
+ * Exit status: 0 complete; 3 crashed (a wing hit the ground, sim.h awe_crash); 1 the run
+ * failed (non-finite state, stepper failure, steady state, a limit of guard.h: step size,
+ * run.max_steps, run.max_wall_time, a diverged state); 2 usage;
  * 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the HDF5 file was
  * closed with status "interrupted"). A log that did not complete records the phase the run
  * stopped in (root attribute `phase`: start, settling, simulation).
@@ -228,8 +229,9 @@ static void write_json(const char *path, const options *o, const char *status, i
     fputs(", \"point\": ", f);
     json_str(f, c->point >= 0 ? sim->m->point_name[c->point] : "origin");
     fprintf(f, ", \"time\": %.9g, \"z\": %.9g, \"impact_speed\": %.9g, "
-               "\"impact_vertical_speed\": %.9g, \"stopped\": %s}",
-            c->t, c->z, c->v_total, c->v_vertical,
+               "\"impact_vertical_speed\": %.9g, \"point_speed\": %.9g, "
+               "\"point_vertical_speed\": %.9g, \"stopped\": %s}",
+            c->t, c->z, c->v_total, c->v_vertical, c->pt_total, c->pt_vertical,
             sim->m->opt.on_crash_continue ? "false" : "true");
   }
   if (error) {
@@ -408,11 +410,11 @@ static void crash_report(run *r) {
   const awe_crash *c = &r->sim->crash;
   const awe_model *m = r->m;
   const char *pt = c->point >= 0 ? m->point_name[c->point] : "origin";
-  fprintf(stderr, "awesim: %s: wing %s hit the ground at t = %.6g s (%s %s at z = %.3g m, "
-          "ground %g m + clearance %g m; impact speed %.3g m/s, vertical %.3g m/s)%s\n",
+  fprintf(stderr, "awesim: %s: wing %s hit the ground at t = %.6g s with %.3g m/s (vertical "
+          "%.3g m/s); %s %s at z = %.3g m (ground %g m + clearance %g m) at %.3g m/s%s\n",
           m->opt.on_crash_continue ? "warning" : "crashed", m->wing_name[c->wing], c->t,
-          c->point >= 0 ? "point" : "its", pt, c->z, m->ground.height, m->opt.crash_clearance,
-          c->v_total, c->v_vertical,
+          c->v_total, c->v_vertical, c->point >= 0 ? "point" : "its", pt, c->z,
+          m->ground.height, m->opt.crash_clearance, c->pt_total,
           m->opt.on_crash_continue ? "; the run went on (run.on_crash: continue)" : "");
   awe_err e = {0};
   awe_h5_set_attr_str(r->k.h5, "crash_wing", m->wing_name[c->wing], &e);
@@ -421,6 +423,7 @@ static void crash_report(run *r) {
   awe_h5_set_attr_double(r->k.h5, "crash_z", c->z, &e);
   awe_h5_set_attr_double(r->k.h5, "crash_impact_speed", c->v_total, &e);
   awe_h5_set_attr_double(r->k.h5, "crash_impact_vertical_speed", c->v_vertical, &e);
+  awe_h5_set_attr_double(r->k.h5, "crash_point_speed", c->pt_total, &e);
 }
 
 

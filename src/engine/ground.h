@@ -11,9 +11,9 @@
  * implicit steppers resolve with a few steps (and stay stable at any f); an explicit stepper
  * needs steps below ~0.4/f. The normal force never pulls (max(0, .)): a point leaves the
  * ground when the spring-damper force reaches zero, with the restitution of the clamped
- * Kelvin-Voigt contact (e = 0.05 at zeta = 0.7). The friction's sign is smoothed over v_s
- * (0.05 m/s): a sliding point decelerates at mu g for |v_t| >> v_s, and the derivative stays
- * finite, so the analytic Jacobian holds (jacobian.h).
+ * Kelvin-Voigt contact (gravity aside: e = 0.21 at zeta = 0.7, 0.74 at 0.1). The friction's
+ * sign is smoothed over v_s (0.05 m/s): a sliding point decelerates at mu g for |v_t| >> v_s,
+ * and the derivative stays finite, so the analytic Jacobian holds (jacobian.h).
  * Which points: those with a state and the WING points of rigid wings (their force enters the
  * wing body); STATIC and QUASI_STATIC points have none.
  * Sources: the penalty method of multibody contact (e.g. Makani's ground contact model,

@@ -313,7 +313,8 @@ static awe_status read_ground(awe_spec *s, const awe_ynode *gn, awe_err *err) {
   g->friction = AWE_GROUND_FRICTION;
   g->friction_speed = AWE_GROUND_FRICTION_SPEED;
   if (!gn || gn->kind == AWE_Y_NULL) return AWE_OK;
-  if (gn->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &gn->loc, "ground: expected a mapping");
+  if (gn->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, &gn->loc, "ground: expected a mapping");
   g->loc = gn->loc;
   static const char *const keys[] = {"enabled", "height", "frequency", "damping_ratio",
                                      "friction", "friction_speed"};

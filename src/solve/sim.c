@@ -73,7 +73,8 @@ static int crash_check(void *ctx, double t, const double *y) {
     }
   if (wing < 0) return 0;
   const double *v = point >= 0 ? w->vel + 3 * point : w->wing_vel + 3 * wing;
-  s->crash = (awe_crash){1, wing, point, t, zmin, v[2], sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])};
+  const double *vw = w->wing_vel + 3 * wing;
+  s->crash = (awe_crash){1, wing, point, t, zmin, vw[2], awe_v3_norm(vw), v[2], awe_v3_norm(v)};
   return !m->opt.on_crash_continue;
 }
 

@@ -37,8 +37,10 @@ typedef struct {
   int point;               /* its point that crossed first, -1: the wing origin */
   double t;                /* [s] */
   double z;                /* the point's height then [m] */
-  double v_vertical;       /* its vertical velocity then [m/s] (negative: downward) */
-  double v_total;          /* its speed then [m/s] */
+  double v_vertical;       /* the wing's (origin's) vertical velocity then [m/s] (< 0: down) */
+  double v_total;          /* the wing's speed then [m/s]: the impact */
+  double pt_vertical, pt_total; /* the same of the point that crossed (a flapping trailing
+                                   edge may be much faster than the wing) */
 } awe_crash;
 
 typedef struct awe_sim {
