@@ -405,17 +405,11 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast) {
 }
 
 
-/* a wing hit the ground: stderr (always: a crash is not a warning to silence) and the log */
-static void crash_report(run *r) {
+/* a wing hit the ground: the log's attributes (before it is closed) */
+static void crash_attrs(run *r) {
   const awe_crash *c = &r->sim->crash;
   const awe_model *m = r->m;
   const char *pt = c->point >= 0 ? m->point_name[c->point] : "origin";
-  fprintf(stderr, "awesim: %s: wing %s hit the ground at t = %.6g s with %.3g m/s (vertical "
-          "%.3g m/s); %s %s at z = %.3g m (ground %g m + clearance %g m) at %.3g m/s%s\n",
-          m->opt.on_crash_continue ? "warning" : "crashed", m->wing_name[c->wing], c->t,
-          c->v_total, c->v_vertical, c->point >= 0 ? "point" : "its", pt, c->z,
-          m->ground.height, m->opt.crash_clearance, c->pt_total,
-          m->opt.on_crash_continue ? "; the run went on (run.on_crash: continue)" : "");
   awe_err e = {0};
   awe_h5_set_attr_str(r->k.h5, "crash_wing", m->wing_name[c->wing], &e);
   awe_h5_set_attr_str(r->k.h5, "crash_point", pt, &e);
@@ -427,6 +421,21 @@ static void crash_report(run *r) {
 }
 
 
+/* and on stderr, always (a crash is not a warning to silence), as the run's last line (a
+ * sweep shows a run's last line) */
+static void crash_report(const run *r) {
+  const awe_crash *c = &r->sim->crash;
+  const awe_model *m = r->m;
+  const char *pt = c->point >= 0 ? m->point_name[c->point] : "origin";
+  fprintf(stderr, "awesim: %s: wing %s hit the ground at t = %.6g s with %.3g m/s (vertical "
+          "%.3g m/s); %s %s at z = %.3g m (ground %g m + clearance %g m) at %.3g m/s%s\n",
+          m->opt.on_crash_continue ? "warning" : "crashed", m->wing_name[c->wing], c->t,
+          c->v_total, c->v_vertical, c->point >= 0 ? "point" : "its", pt, c->z,
+          m->ground.height, m->opt.crash_clearance, c->pt_total,
+          m->opt.on_crash_continue ? "; the run went on (run.on_crash: continue)" : "");
+}
+
+
 /* close the logs with the run's status, report, write the JSON summary */
 static void finish(run *r, const awe_err *err) {
   double wall = wall_now() - r->wall0;
@@ -435,7 +444,7 @@ static void finish(run *r, const awe_err *err) {
   snprintf(msg, sizeof(msg), "%s", err->msg);
   const awe_sim *sim = r->sim;
   if (r->rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
-  if (sim->crash.happened) crash_report(r);
+  if (sim->crash.happened) crash_attrs(r);
   if (r->rs == AWE_RUN_INTERRUPTED)
     fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
             awe_cli_signal_name((int)*r->stop), sim->t, awe_guard_phase_text(sim->guard.phase));
@@ -450,6 +459,7 @@ static void finish(run *r, const awe_err *err) {
     if (!r->rc) r->rc = awe_exit_code(cerr.code);
   }
   summary(r, wall, &ast);
+  if (sim->crash.happened) crash_report(r);
   if (r->o.json)
     write_json(r->o.json, &r->o, r->status, r->rc, wall, r->rows, r->solver, r->sim,
                r->rs == AWE_RUN_FAILED ? msg : NULL);
