@@ -102,6 +102,13 @@ rc=$?
 rc=$?
 [ "$rc" -eq 0 ] && ok || bad "elevation 1.047 over a ground at -50 m: exit $rc"
 
+# check shows the ground
+"$AWESIM" check scenarios/v3_kite.yaml --set ground.height=-2 --set run.crash_clearance=1.5 \
+  2>/dev/null | grep -q "^contact:  ground at z = -2 m (5 Hz, damping ratio 0.7, friction 0.5 over 0.05 m/s); a wing below -0.5 m crashes: stop" &&
+  ok || bad "check: no contact line"
+"$AWESIM" check scenarios/pendulum.yaml 2>/dev/null | grep -q "^contact:  no ground (no wing" &&
+  ok || bad "check: the pendulum has a ground"
+
 # ---- unit slips ----
 "$AWESIM" check scenarios/2plate_reel_out.yaml --set settings.tether.d_tether=0.004 \
   >/dev/null 2>"$tmp/err"
