@@ -183,6 +183,18 @@ static void test_kites(void) {
 }
 
 
+/* points in ground contact (ground.h): the ball resting and the slider sliding at 12.6 m/s
+ * (normal spring-damper and friction by z, v_z and v_t); the tether4 load resting on a ground
+ * 5 cm above where the line would let it hang (the contact's share of the mass terms of the
+ * tether length's column) */
+static void test_ground_contact(void) {
+  ENSURE(compare("scenarios/tests/ground_contact.yaml", 1.5) == 12);
+  extra = "ground={enabled: true, height: -100.05}";
+  ENSURE(compare("scenarios/tests/tether4.yaml", 0.5) >= 0);
+  extra = NULL;
+}
+
+
 /* the steady state's projection of particle-wing points on their sphere (rhs.c) */
 static void test_sphere(void) {
   ctx_flags = AWE_CTX_FIX_SPHERE | AWE_CTX_BRAKE_ALL;
@@ -263,6 +275,7 @@ int main(void) {
   RUN(test_aerostat);
   RUN(test_wind_profile);
   RUN(test_kites);
+  RUN(test_ground_contact);
   RUN(test_sphere);
   RUN(test_v3_agree);
   RUN(test_runs_agree);

@@ -1,4 +1,5 @@
 /* cmd_check.c: `awesim check` — load, build and validate, then summarise the model. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,15 @@ static void summary(const awe_spec *s, const awe_model *m) {
   printf("run:      duration %g s, dt %g s, solver %s, abs_tol %g, rel_tol %g, %s, "
          "steady_state %s\n", m->opt.duration, m->opt.dt, m->opt.solver, m->opt.abs_tol,
          m->opt.rel_tol, vsm, m->opt.steady_state ? "true" : "false");
+  const awe_ground *gd = &m->ground;
+  if (gd->on)
+    printf("contact:  ground at z = %g m (%g Hz, damping ratio %g, friction %g over %g m/s); a "
+           "wing below %g m crashes: %s\n", gd->height, gd->omega / (2.0 * M_PI), gd->zeta,
+           gd->mu, gd->v_slip, gd->height + m->opt.crash_clearance,
+           m->opt.on_crash_continue ? "continue" : "stop");
+  else
+    printf("contact:  no ground%s\n", m->nwing ? " (ground.enabled: false)" : " (no wing; "
+           "ground.enabled: true sets one)");
   printf("inputs:   %d scheduled\n", m->nsignal);
   if (m->nctrl > 0) {
     static const char *const ty[] = {"pid", "figure_eight", "pumping", "external"};

@@ -5,8 +5,9 @@
  * library (awe_sim_*); this file owns the command line, the writers, progress, the summary and
  * the signals.
  *
- * Exit status: 0 complete; 1 the run failed (non-finite state, stepper failure, steady state,
- * a limit of guard.h: step size, run.max_steps, run.max_wall_time, a diverged state); 2 usage;
+ * Exit status: 0 complete; 3 crashed (a wing hit the ground, sim.h awe_crash); 1 the run
+ * failed (non-finite state, stepper failure, steady state, a limit of guard.h: step size,
+ * run.max_steps, run.max_wall_time, a diverged state); 2 usage;
  * 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the HDF5 file was
  * closed with status "interrupted"). A log that did not complete records the phase the run
  * stopped in (root attribute `phase`: start, settling, simulation).
@@ -47,8 +48,9 @@ static const char simulate_usage[] =
     "Channels are named GROUP.NAME.VAR[.x|.y|.z] (GROUP = points, segments, tethers, winches,\n"
     "pulleys) with the unit in brackets in the CSV header. A progress line is shown when stderr\n"
     "is a terminal; a one-line summary always ends the run (unless -q).\n"
-    "Exit status: 0 complete, 1 the simulation failed, 2 usage, 65 invalid input, 66 missing\n"
-    "input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+    "Exit status: 0 complete, 1 the simulation failed, 2 usage, 3 crashed (a wing hit the\n"
+    "ground), 65 invalid input, 66 missing input, 74 output error, 130/143 interrupted by\n"
+    "SIGINT/SIGTERM.\n";
 
 typedef struct {
   const char *scenario, *out, *csv, *json;
@@ -222,6 +224,18 @@ static void write_json(const char *path, const options *o, const char *status, i
               cyc, cyc ? e / cyc : 0.0, tc > 0 ? e / tc : 0.0, pk);
   }
   awe_cycles_report_json(f, cycles);
+  if (sim->crash.happened) {
+    const awe_crash *c = &sim->crash;
+    fputs(", \"crash\": {\"wing\": ", f);
+    json_str(f, sim->m->wing_name[c->wing]);
+    fputs(", \"point\": ", f);
+    json_str(f, c->point >= 0 ? sim->m->point_name[c->point] : "origin");
+    fprintf(f, ", \"time\": %.9g, \"z\": %.9g, \"impact_speed\": %.9g, "
+               "\"impact_vertical_speed\": %.9g, \"point_speed\": %.9g, "
+               "\"point_vertical_speed\": %.9g, \"stopped\": %s}",
+            c->t, c->z, c->v_total, c->v_vertical, c->pt_total, c->pt_vertical,
+            sim->m->opt.on_crash_continue ? "false" : "true");
+  }
   if (error) {
     fputs(", \"error\": ", f);
     json_str(f, error);
@@ -345,6 +359,7 @@ static awe_status march(run *r, int *io, awe_err *err) {
     *io = 0;
     r->rows++;
     awe_cycles_report_add(&r->cycles, sim->t, sim->yout);
+    if (sim->crash.happened && !m->opt.on_crash_continue) break; /* at the crash's row */
     if (r->tty) {
       double now = wall_now();
       if (now - last_progress > 0.2) {
@@ -397,6 +412,37 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast) {
 }
 
 
+/* a wing hit the ground: the log's attributes (before it is closed) */
+static void crash_attrs(run *r) {
+  const awe_crash *c = &r->sim->crash;
+  const awe_model *m = r->m;
+  const char *pt = c->point >= 0 ? m->point_name[c->point] : "origin";
+  awe_err e = {0};
+  awe_h5_set_attr_str(r->k.h5, "crash_wing", m->wing_name[c->wing], &e);
+  awe_h5_set_attr_str(r->k.h5, "crash_point", pt, &e);
+  awe_h5_set_attr_double(r->k.h5, "crash_time", c->t, &e);
+  awe_h5_set_attr_double(r->k.h5, "crash_z", c->z, &e);
+  awe_h5_set_attr_double(r->k.h5, "crash_impact_speed", c->v_total, &e);
+  awe_h5_set_attr_double(r->k.h5, "crash_impact_vertical_speed", c->v_vertical, &e);
+  awe_h5_set_attr_double(r->k.h5, "crash_point_speed", c->pt_total, &e);
+}
+
+
+/* and on stderr, always (a crash is not a warning to silence), as the run's last line (a
+ * sweep shows a run's last line) */
+static void crash_report(const run *r) {
+  const awe_crash *c = &r->sim->crash;
+  const awe_model *m = r->m;
+  const char *pt = c->point >= 0 ? m->point_name[c->point] : "origin";
+  fprintf(stderr, "awesim: %s: wing %s hit the ground at t = %.6g s with %.3g m/s (vertical "
+          "%.3g m/s); %s %s at z = %.3g m (ground %g m + clearance %g m) at %.3g m/s%s\n",
+          m->opt.on_crash_continue ? "warning" : "crashed", m->wing_name[c->wing], c->t,
+          c->v_total, c->v_vertical, c->point >= 0 ? "point" : "its", pt, c->z,
+          m->ground.height, m->opt.crash_clearance, c->pt_total,
+          m->opt.on_crash_continue ? "; the run went on (run.on_crash: continue)" : "");
+}
+
+
 /* close the logs with the run's status, report, write the JSON summary */
 static void finish(run *r, const awe_err *err) {
   double wall = wall_now() - r->wall0;
@@ -405,6 +451,7 @@ static void finish(run *r, const awe_err *err) {
   snprintf(msg, sizeof(msg), "%s", err->msg);
   const awe_sim *sim = r->sim;
   if (r->rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
+  if (sim->crash.happened) crash_attrs(r);
   if (r->rs == AWE_RUN_INTERRUPTED)
     fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
             awe_cli_signal_name((int)*r->stop), sim->t, awe_guard_phase_text(sim->guard.phase));
@@ -419,6 +466,7 @@ static void finish(run *r, const awe_err *err) {
     if (!r->rc) r->rc = awe_exit_code(cerr.code);
   }
   summary(r, wall, &ast);
+  if (sim->crash.happened) crash_report(r);
   if (r->o.json)
     write_json(r->o.json, &r->o, r->status, r->rc, wall, r->rows, r->solver, r->sim,
                r->rs == AWE_RUN_FAILED ? msg : NULL, &r->cycles);
@@ -465,6 +513,10 @@ int awe_cmd_simulate(int argc, char **argv) {
     /* an external controller that fails to exit cleanly fails the run (rows are kept); a
      * signal while waiting for it interrupts it */
     set_failed(&r, 0, &err);
+  } else if (r.sim->crash.happened && !r.m->opt.on_crash_continue) {
+    r.status = "crashed";
+    r.rs = AWE_RUN_CRASHED;
+    r.rc = AWE_EXIT_CRASHED;
   }
   finish(&r, &err);
   rc = r.rc;

@@ -6,6 +6,7 @@
 
 #include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
+#include "engine/ground.h"
 #include "engine/pulley.h"
 #include "engine/winch.h"
 #include "engine/wing.h"
@@ -321,17 +322,25 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   double mi = w->mass[i], inv_m = 1.0 / mi;
   const double *F = w->force + 3 * i;
   int r0 = o + 3;
+  /* ground contact (ground.h): per unit mass, a_g(z, v); F holds m a_g */
+  double ag[3], Jg[12];
+  if (awe_ground_acc(&m->ground, w->pos + 3 * i, w->vel + 3 * i, ag, Jg)) {
+    for (int r = 0; r < 3; r++) {
+      add(k, r0 + r, o + 2, Jg[4 * r]);
+      for (int c = 0; c < 3; c++) add(k, r0 + r, o + 3 + c, Jg[4 * r + 1 + c]);
+    }
+  }
   for (int e = 0; e < w->point_seg_num[i]; e++) {
     int s = w->point_segs[w->point_seg_adr[i] + e];
     add_segment(k, m, w, s, seg_get(k->a, m, w, s), w->point_seg_sign[w->point_seg_adr[i] + e],
                 0.5, r0, inv_m);
-    /* the mass follows the rest length: d acc/d x += (-g e_z - F/m) dm/d x / m */
+    /* the mass follows the rest length: d acc/d x += (-g e_z + a_g - F/m) dm/d x / m */
     double dl;
     int xl = l0_col(m, w, s, &dl);
     if (xl >= 0) {
       double dm = 0.5 * w->segment_lambda[s] * dl;
       for (int c = 0; c < 3; c++)
-        add(k, r0 + c, xl, (-(c == 2 ? m->env.g : 0.0) - F[c] * inv_m) * dm * inv_m);
+        add(k, r0 + c, xl, (-(c == 2 ? m->env.g : 0.0) + ag[c] - F[c] * inv_m) * dm * inv_m);
     }
   }
   /* point drag and damping (aerodynamic point forces of a particle wing depend only on its

@@ -11,7 +11,9 @@
  *   (R its frame); the aerodynamic point forces of a particle wing, R f_b (aero_coupling.h):
  *   frozen f_b depend on the frame only; linearized ones, f_b(va_b) with va_b = R^T (f(z_o)
  *   wind - v_o) and G = d f_b/d va_b from the coupling, also on the origin's velocity,
- *   -R G R^T, and height, R (f_b dlog rho/dz + G R^T f'(z_o) wind)
+ *   -R G R^T, and height, R (f_b dlog rho/dz + G R^T f'(z_o) wind); the ground contact
+ *   a_g(z, v) per unit mass (ground.h: its derivatives by z and v; the mass terms below carry
+ *   + a_g dm/dx / m, as F holds m a_g)
  *   tether length:  d len/dt = winch speed (0 when held)
  *   winch speed (winch.h), when its segments are plain as above and no pulley leg
  *   pulley:  d len/dt = vel,  d vel/dt = (F_s(leg 0) - F_s(leg 1))/m_p - 5 vel (pulley.h)

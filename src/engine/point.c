@@ -5,6 +5,7 @@
 #include "engine/point.h"
 
 #include "engine/atmosphere.h"
+#include "engine/ground.h"
 
 
 void awe_point_mass(const awe_model *m, awe_work *w, int i) {
@@ -46,6 +47,13 @@ static inline void point_force(const awe_model *m, awe_work *w, int i, double rh
   F[1] = s1;
   F[2] = s2 - m->env.g * w->mass[i];
   if (w->point_u_force[i] >= 0) awe_v3_addto(F, 1.0, w->u + w->point_u_force[i]);
+
+  /* ground contact (ground.h): points with a state and rigid wings' points */
+  if (m->ground.on && (w->point_x[i] >= 0 || w->point_slave[i])) {
+    double ac[3];
+    if (awe_ground_acc(&m->ground, w->pos + 3 * i, w->vel + 3 * i, ac, NULL))
+      awe_v3_addto(F, w->mass[i], ac);
+  }
 
   /* point drag */
   double area = m->point_area[i], cd = m->point_cd[i];

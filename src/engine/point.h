@@ -7,7 +7,8 @@
  *   S_i = sum_s (+-F_s u_s) + sum_s F_drag_s / 2          (segment.h)
  *   D_i = 0.5 rho(z_i) cd_i |va_i|_s area_i va_i,  va_i = f(z_i) wind_gnd - vel_i,
  *         |v|_s = sqrt(|v|^2 + 1e-24)
- *   F_i = S_i + [0, 0, -g m_i] + F_ext,i + D_i             (the "force" output)
+ *   F_i = S_i + [0, 0, -g m_i] + F_ext,i + D_i + m_i a_g,i   (the "force" output;
+ *         a_g the ground contact per unit mass, ground.h: points with a state, rigid wings')
  * DYNAMIC points and WING points of particle wings:
  *   d pos/dt = vel
  *   d vel/dt = F_i/m_i - R_bw (bfd_i .* R_bw^T (vel_i - v_wing)) - wfd_i .* vel_i

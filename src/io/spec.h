@@ -147,6 +147,7 @@ typedef struct {
 typedef struct {
   const char *name;
   double elevation, azimuth, heading;          /* [rad] (YAML in degrees) */
+  awe_loc angle_loc[3];   /* where elevation, azimuth, heading were given last (line 0: not) */
   double elevation_vel, azimuth_vel, turn_rate; /* [rad/s] */
   double base_pos[3];
   int has_base_pos;
@@ -234,7 +235,22 @@ typedef struct {
   double max_wall_time;   /* [s], NAN = no limit */
   double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
   awe_loc duration_loc, dt_loc; /* where they were given (line 0: not given) */
+  int on_crash_continue;  /* run.on_crash: 0 stop (the default), 1 continue */
+  double crash_clearance; /* run.crash_clearance [m] above the ground, NAN = AWE_CRASH_CLEARANCE */
 } awe_run_spec;
+
+/* The ground (scenario `ground:`, awesim-scenario(5); physics.md §3, engine/ground.h). */
+#define AWE_GROUND_FREQUENCY 5.0     /* [Hz] contact frequency of every point */
+#define AWE_GROUND_DAMPING_RATIO 0.7 /* [-] */
+#define AWE_GROUND_FRICTION 0.5      /* Coulomb coefficient [-] */
+#define AWE_GROUND_FRICTION_SPEED 0.05 /* [m/s] regularisation of the friction's sign */
+#define AWE_CRASH_CLEARANCE 0.0      /* [m] */
+typedef struct {
+  int enabled;            /* 1 on, 0 off, -1 not given (on when the model has a wing) */
+  double height;          /* z of the ground [m] */
+  double frequency, damping_ratio, friction, friction_speed;
+  awe_loc loc;            /* the ground: mapping (line 0: not given) */
+} awe_ground_spec;
 
 /* A closed-loop controller (scenario `controllers:`, controller.h). */
 typedef enum {
@@ -316,6 +332,7 @@ typedef struct {
      that defines the model (system: mapping, or the scenario's model:) */
   awe_loc system_loc, structure_loc, aero_loc, settings_loc, vsm_settings_loc, model_loc;
   awe_run_spec run;
+  awe_ground_spec ground;
   int ninput;
   awe_input_spec *inputs;
   const char *hdf5;        /* output file, NULL = none */

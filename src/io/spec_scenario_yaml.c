@@ -40,12 +40,15 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   r->steady_state = 0;
   r->steady_state_time = AWE_RUN_STEADY_TIME;
   r->min_step = r->max_wall_time = r->max_steps = r->vsm_dt = r->vsm_jacobian_tol = NAN;
+  r->on_crash_continue = 0;
+  r->crash_clearance = NAN;
   if (!run || run->kind == AWE_Y_NULL) return AWE_OK;
   if (run->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &run->loc, "run: expected a mapping");
   static const char *const keys[] = {"duration", "dt", "solver", "abs_tol", "rel_tol",
                                      "max_step", "vsm_interval", "steady_state",
                                      "steady_state_time", "min_step", "max_wall_time",
-                                     "max_steps", "jacobian", "vsm_dt", "vsm_jacobian_tol"};
+                                     "max_steps", "jacobian", "vsm_dt", "vsm_jacobian_tol",
+                                     "on_crash", "crash_clearance"};
   AWE_TRY(awe_ymap_check_keys(run, "run", keys, AWE_ARRLEN(keys), err));
   AWE_TRY(num(run, "duration", "run", &r->duration, 0, err));
   AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
@@ -61,6 +64,16 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   AWE_TRY(num(run, "max_steps", "run", &r->max_steps, 0, err));
   AWE_TRY(num(run, "vsm_dt", "run", &r->vsm_dt, 0, err));
   AWE_TRY(num(run, "vsm_jacobian_tol", "run", &r->vsm_jacobian_tol, 0, err));
+  AWE_TRY(num(run, "crash_clearance", "run", &r->crash_clearance, 0, err));
+  const awe_ynode *oc = awe_ymap_get(run, "on_crash");
+  if (oc && oc->kind != AWE_Y_NULL) {
+    const char *ov;
+    AWE_TRY(awe_ynode_string(oc, "run.on_crash", &ov, err));
+    if (strcmp(ov, "stop") && strcmp(ov, "continue"))
+      return awe_err_at(err, AWE_EINVAL, &oc->loc,
+                        "run.on_crash: '%s' is not allowed (allowed: stop, continue)", ov);
+    r->on_crash_continue = !strcmp(ov, "continue");
+  }
   const awe_ynode *v = awe_ymap_get(run, "vsm_interval");
   if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_int(v, "run.vsm_interval", &r->vsm_interval, err));
   v = awe_ymap_get(run, "steady_state");
@@ -103,6 +116,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
       {"max_steps", r->max_steps, 1, 1e15, 0},
       {"vsm_dt", r->vsm_dt, 0, 1e6, 1},
       {"vsm_jacobian_tol", r->vsm_jacobian_tol, 0, 0.1, 0},
+      {"crash_clearance", r->crash_clearance, -100, 1000, 0},
   };
   for (int i = 0; i < AWE_ARRLEN(rng); i++) {
     if (isnan(rng[i].val)) continue;
@@ -282,6 +296,42 @@ static awe_status read_transforms(awe_spec *s, const awe_ynode *tr, awe_err *err
       double x = NAN;
       AWE_TRY(num(v, k[j], sec, &x, 0, err));
       if (!isnan(x)) *dst[j] = x * M_PI / 180.0;
+      if (!isnan(x) && j < 3) T->angle_loc[j] = awe_ymap_get(v, k[j])->loc;
+    }
+  }
+  return AWE_OK;
+}
+
+
+/* ground: {enabled, height, frequency, damping_ratio, friction, friction_speed} */
+static awe_status read_ground(awe_spec *s, const awe_ynode *gn, awe_err *err) {
+  awe_ground_spec *g = &s->scenario.ground;
+  g->enabled = -1;
+  g->height = 0.0;
+  g->frequency = AWE_GROUND_FREQUENCY;
+  g->damping_ratio = AWE_GROUND_DAMPING_RATIO;
+  g->friction = AWE_GROUND_FRICTION;
+  g->friction_speed = AWE_GROUND_FRICTION_SPEED;
+  if (!gn || gn->kind == AWE_Y_NULL) return AWE_OK;
+  if (gn->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, &gn->loc, "ground: expected a mapping");
+  g->loc = gn->loc;
+  static const char *const keys[] = {"enabled", "height", "frequency", "damping_ratio",
+                                     "friction", "friction_speed"};
+  AWE_TRY(awe_ymap_check_keys(gn, "ground", keys, AWE_ARRLEN(keys), err));
+  const awe_ynode *v = awe_ymap_get(gn, "enabled");
+  if (v && v->kind != AWE_Y_NULL) AWE_TRY(awe_ynode_bool(v, "ground.enabled", &g->enabled, err));
+  double *dst[5] = {&g->height, &g->frequency, &g->damping_ratio, &g->friction,
+                    &g->friction_speed};
+  /* ranges: a contact period below 1 ms or above 100 s is a slip, not a ground */
+  static const double lo[5] = {-1e5, 0.01, 0.0, 0.0, 1e-6}, hi[5] = {1e5, 1000.0, 10.0, 10.0, 10.0};
+  for (int j = 0; j < 5; j++) {
+    AWE_TRY(num(gn, keys[j + 1], "ground", dst[j], 0, err));
+    if (!(*dst[j] >= lo[j] && *dst[j] <= hi[j])) {
+      const awe_ynode *n = awe_ymap_get(gn, keys[j + 1]);
+      return awe_err_at(err, AWE_EINVAL, n ? &n->loc : &gn->loc,
+                        "ground.%s: %g is out of range (allowed: %g ... %g)", keys[j + 1],
+                        *dst[j], lo[j], hi[j]);
     }
   }
   return AWE_OK;
@@ -339,7 +389,8 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
 static const char *const SCENARIO_KEYS[] = {"awesim",     "name",  "description", "model",
                                             "settings",   "transforms", "wings", "run",
                                             "inputs",     "output", "controllers",
-                                            "kcu",        "tethers"};
+                                            "kcu",        "tethers",
+                                            "ground"};
 
 
 awe_status awe_spec_check_scenario_keys(const awe_ynode *root, awe_err *err) {
@@ -353,6 +404,7 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
   AWE_TRY(read_run(s, awe_ymap_get(root, "run"), err));
   /* settings.initial first: the named overrides (transforms:, tethers:) win over it */
   AWE_TRY(awe_spec_read_tethers(s, root, err));
+  AWE_TRY(read_ground(s, awe_ymap_get(root, "ground"), err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_wing_overrides(s, awe_ymap_get(root, "wings"), err));
   AWE_TRY(awe_spec_read_kcu(s, awe_ymap_get(root, "kcu"), err));

@@ -568,6 +568,8 @@ static awe_status read_transforms(awe_spec *s, const awe_ynode *blk, awe_err *er
     AWE_TRY(awe_row_opt_double(r, "elevation_vel", what, 0.0, &x->elevation_vel, err));
     AWE_TRY(awe_row_opt_double(r, "azimuth_vel", what, 0.0, &x->azimuth_vel, err));
     AWE_TRY(awe_row_opt_double(r, "turn_rate", what, 0.0, &x->turn_rate, err));
+    static const char *const ang[3] = {"elevation", "azimuth", "heading"};
+    for (int k = 0; k < 3; k++) x->angle_loc[k] = awe_row_get(r, ang[k])->loc;
     x->elevation *= deg;
     x->azimuth *= deg;
     x->heading *= deg;

@@ -35,6 +35,18 @@ typedef struct {
   double cd_tether;       /* tether drag coefficient [-] */
 } awe_env;
 
+/* The ground: z = height, with a penalty contact on every moving point below it (scenario
+ * `ground:`, engine/ground.h, physics.md §3). Per unit mass, so every point has the same
+ * contact frequency whatever its mass. */
+typedef struct {
+  int on;                 /* contact and crash detection */
+  double height;          /* [m] */
+  double omega;           /* 2 pi frequency [rad/s]: stiffness k_i = m_i omega^2 */
+  double zeta;            /* damping ratio: c_i = 2 zeta omega m_i */
+  double mu;              /* Coulomb friction coefficient [-] */
+  double v_slip;          /* friction regularisation speed [m/s] */
+} awe_ground;
+
 /* Run options: the scenario's `run:` with every default resolved (io/spec.h: AWE_RUN_*; the
  * stepper a scenario does not name is awe_default_solver(m), solver_default.h). */
 typedef struct {
@@ -52,6 +64,8 @@ typedef struct {
   double min_step;        /* step-size floor [s]; 0 = 1e-12 max(1, |t|) (guard.h) */
   double max_wall_time;   /* [s] of wall time; 0 = no limit */
   double max_steps;       /* integrator steps, accepted + rejected (guard.h) */
+  int on_crash_continue;  /* run.on_crash: continue (1) or stop (0) when a wing hits the ground */
+  double crash_clearance; /* [m] a wing point or origin below ground + this is a crash */
 } awe_opt;
 
 /* A scheduled input, resolved to an input-vector element. */
@@ -168,6 +182,7 @@ typedef struct awe_model {
   awe_vsm_settings vsm;
 
   awe_env env;
+  awe_ground ground;
   awe_opt opt;
   awe_settings settings;      /* the merged settings, for reference */
 
@@ -210,6 +225,12 @@ awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w
 /* Place the system: tether init lengths and transforms (init_place.c). Called by the builder
  * on a model under construction. */
 awe_status awe_model_place(awe_model *m, const awe_spec *s, awe_diag *warn, awe_err *err);
+
+/* Unit-slip warnings (an angle in degrees that looks like radians, a line diameter in mm that
+ * looks like metres, a tether longer than 5 km) and, with the ground on, the refusal of a
+ * moving point placed below it (plausible.c). Called by the builder after placement. */
+awe_status awe_model_plausible(const awe_model *m, const awe_spec *s, awe_diag *warn,
+                               awe_err *err);
 
 /* Ground station of every wing (ground_station.c): its ground_point, or the STATIC end of the
  * line chain that holds it. Called by the builder after placement. */

@@ -132,6 +132,7 @@ static awe_status build(awe_mb_builder *b, awe_err *err) {
   AWE_TRY(awe_model_place(b->m, b->s, b->warn, err));
   awe_mb_check_l_tethers(b);
   awe_mb_settings_unused(b);
+  AWE_TRY(awe_model_plausible(b->m, b->s, b->warn, err));
   AWE_TRY(awe_model_ground_stations(b->m, b->s, err));
   AWE_TRY(awe_model_layout(b->m, err));
   AWE_TRY(awe_mb_signals(b, err));

@@ -97,6 +97,18 @@ void awe_mb_env_opt(awe_mb_builder *b) {
   o->min_step = !isnan(r->min_step) ? r->min_step : 0.0;
   o->max_wall_time = !isnan(r->max_wall_time) ? r->max_wall_time : 0.0;
   o->max_steps = !isnan(r->max_steps) ? r->max_steps : 1e9; /* AWE_GUARD_MAX_STEPS */
+  o->on_crash_continue = r->on_crash_continue;
+  o->crash_clearance = !isnan(r->crash_clearance) ? r->crash_clearance : AWE_CRASH_CLEARANCE;
+  /* the ground: on unless switched off, or, not given, when the model has a wing (a kite
+   * needs one; the lab models hang below their pivot at z = 0) */
+  const awe_ground_spec *gs = &s->scenario.ground;
+  awe_ground *g = &m->ground;
+  g->on = gs->enabled > 0 || (gs->enabled < 0 && m->nwing > 0);
+  g->height = gs->height;
+  g->omega = 2.0 * M_PI * gs->frequency;
+  g->zeta = gs->damping_ratio;
+  g->mu = gs->friction;
+  g->v_slip = gs->friction_speed;
   m->settings = *st;
 }
 

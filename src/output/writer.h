@@ -59,10 +59,15 @@
 typedef enum {
   AWE_RUN_COMPLETE = 0,  /* "complete" */
   AWE_RUN_INTERRUPTED,   /* "interrupted" (SIGINT/SIGTERM) */
-  AWE_RUN_FAILED         /* "failed", with root attribute `error` */
+  AWE_RUN_FAILED,        /* "failed", with root attribute `error` */
+  AWE_RUN_CRASHED        /* "crashed": a wing hit the ground (solve/sim.h awe_crash), with
+                            root attributes crash_wing, crash_point, crash_time, ... */
 } awe_run_status;
 
-/* "complete", "interrupted", "failed". */
+/* Exit status of a run that ended crashed (awesim(1) EXIT STATUS). */
+#define AWE_EXIT_CRASHED 3
+
+/* "complete", "interrupted", "failed", "crashed". */
 const char *awe_run_status_name(awe_run_status s);
 
 /* ---- HDF5 log ---------------------------------------------------------------------------- */

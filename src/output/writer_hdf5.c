@@ -405,6 +405,7 @@ const char *awe_run_status_name(awe_run_status s) {
     case AWE_RUN_COMPLETE: return "complete";
     case AWE_RUN_INTERRUPTED: return "interrupted";
     case AWE_RUN_FAILED: return "failed";
+    case AWE_RUN_CRASHED: return "crashed";
   }
   return "failed";
 }

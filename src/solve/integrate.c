@@ -57,6 +57,8 @@ struct awe_integrator {
   int nquat, multistep;      /* rigid wings (quaternion states); a multistep stepper */
   unsigned long count0, failed0; /* evolve counters already added to the statistics */
   awe_guard *guard;          /* borrowed, or NULL (guard.h) */
+  int (*post)(void *, double, const double *); /* after every accepted step, or NULL */
+  void *post_ctx;
   double *xmax;              /* [n] physically possible |y| (awe_guard_bounds) */
   double atol, rtol;
   /* sparse Jacobian: colours, and per column the rows that depend on it (CSR) */
@@ -684,6 +686,13 @@ void awe_integrator_reset(awe_integrator *it) {
 void awe_integrator_set_guard(awe_integrator *it, awe_guard *g) { it->guard = g; }
 
 
+void awe_integrator_set_post(awe_integrator *it, int (*fn)(void *, double, const double *),
+                             void *ctx) {
+  it->post = fn;
+  it->post_ctx = ctx;
+}
+
+
 int awe_integrator_limiting_state(const awe_integrator *it, const double *y) {
   if (!it->d) return -1;
   const double *e = it->d->e->yerr;
@@ -830,6 +839,10 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
           it->count0 = it->failed0 = 0;
         }
       }
+    }
+    if (it->post && it->post(it->post_ctx, *t, y)) {
+      st = AWE_INTEG_STOP;
+      break;
     }
   }
   collect(it);

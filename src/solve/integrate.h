@@ -84,6 +84,14 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]);
  * (abs_tol + rel_tol |y_i|), is largest: the one that limits the step size; -1 if none. */
 int awe_integrator_limiting_state(const awe_integrator *it, const double *y);
 
+/* Returned by awe_integrator_apply when the post-step hook asked to stop (not a GSL code). */
+#define AWE_INTEG_STOP 1000
+
+/* Call fn(ctx, t, y) after every accepted step (NULL: none); a nonzero return ends
+ * awe_integrator_apply there with AWE_INTEG_STOP (the run life cycle's crash check, sim.h). */
+void awe_integrator_set_post(awe_integrator *it, int (*fn)(void *, double, const double *),
+                             void *ctx);
+
 /* Watch g (borrowed; NULL: none) in every call of it. */
 void awe_integrator_set_guard(awe_integrator *it, awe_guard *g);
 

@@ -29,6 +29,79 @@ double awe_sim_log_time(const awe_model *m, long k) {
 }
 
 
+/* the crash check after an accepted step (sim.h awe_crash): 1 to stop there */
+static int crash_check(void *ctx, double t, const double *y) {
+  awe_sim *s = ctx;
+  const awe_model *m = s->m;
+  awe_work *w = s->w;
+  if (!m->ground.on || m->nwing == 0 || s->crash.happened) return 0;
+  if (strcmp(s->guard.phase, "simulation")) return 0;
+  double floor_z = m->ground.height + m->opt.crash_clearance;
+  /* cheap bound first: the points with a state, a rigid wing's centre of mass minus its reach */
+  int near = 0;
+  for (int i = 0; i < m->npoint && !near; i++) {
+    int j = m->point_wing[i];
+    if (j >= 0 && w->point_x[i] >= 0 && y[w->point_x[i] + 2] < floor_z) near = 1;
+  }
+  for (int j = 0; j < m->nwing && !near; j++) {
+    int o = w->wing_x[j];
+    if (o >= 0 && y[o + 2] - s->wing_reach[j] < floor_z) near = 1;
+    for (int e = 0; e < m->wing_origin_num[j] && !near; e++) {
+      int p = m->wing_origin_pts[m->wing_origin_adr[j] + e];
+      if (w->point_x[p] >= 0 && y[w->point_x[p] + 2] < floor_z) near = 1;
+    }
+  }
+  if (!near) return 0;
+  /* exact: the kinematics at (t, y) from one right-hand side */
+  awe_ctx c = s->ctx;
+  if (awe_rhs(t, y, s->dydt, &c) != GSL_SUCCESS) return 0;
+  double zmin = floor_z;
+  int wing = -1, point = -1;
+  for (int i = 0; i < m->npoint; i++) {
+    if (m->point_wing[i] < 0 || m->point_type[i] != AWE_PT_WING) continue;
+    if (w->pos[3 * i + 2] < zmin) {
+      zmin = w->pos[3 * i + 2];
+      wing = m->point_wing[i];
+      point = i;
+    }
+  }
+  for (int j = 0; j < m->nwing; j++)
+    if (w->wing_pos[3 * j + 2] < zmin) {
+      zmin = w->wing_pos[3 * j + 2];
+      wing = j;
+      point = -1;
+    }
+  if (wing < 0) return 0;
+  const double *v = point >= 0 ? w->vel + 3 * point : w->wing_vel + 3 * wing;
+  const double *vw = w->wing_vel + 3 * wing;
+  s->crash = (awe_crash){1, wing, point, t, zmin, vw[2], awe_v3_norm(vw), v[2], awe_v3_norm(v)};
+  return !m->opt.on_crash_continue;
+}
+
+
+/* a bound of a rigid wing's distance of one of its points or origin points from its centre of
+ * mass (its state, work.h): twice that at the placement plus 1 m, as twist groups move points
+ * and the mass centre is the model's, not this estimate's (a loose bound only costs one
+ * right-hand side per step while the wing is that near the ground) */
+static double wing_reach(const awe_model *m, int j) {
+  double c[3] = {0.0, 0.0, 0.0}, sm = 0.0, r = 0.0;
+  for (int i = 0; i < m->npoint; i++) {
+    if (m->point_wing[i] != j || m->point_type[i] != AWE_PT_WING) continue;
+    for (int k = 0; k < 3; k++) c[k] += m->point_mass0[i] * m->point_pos0[3 * i + k];
+    sm += m->point_mass0[i];
+  }
+  if (!(sm > 0.0)) return INFINITY; /* no mass: always check exactly */
+  for (int k = 0; k < 3; k++) c[k] /= sm;
+  for (int i = 0; i < m->npoint; i++)
+    if (m->point_wing[i] == j) r = fmax(r, awe_v3_dist(m->point_pos0 + 3 * i, c));
+  for (int e = 0; e < m->wing_origin_num[j]; e++) {
+    int p = m->wing_origin_pts[m->wing_origin_adr[j] + e];
+    r = fmax(r, awe_v3_dist(m->point_pos0 + 3 * p, c));
+  }
+  return 2.0 * r + 1.0;
+}
+
+
 awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   awe_sim *s = calloc(1, sizeof(*s));
   if (!s) {
@@ -44,7 +117,8 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   s->dydt = calloc((size_t)nx + 1, sizeof(double));
   s->u = calloc((size_t)nu + 1, sizeof(double));
   s->yout = calloc((size_t)ny + 1, sizeof(double));
-  if (!s->y || !s->dydt || !s->u || !s->yout) {
+  s->wing_reach = calloc((size_t)m->nwing + 1, sizeof(double));
+  if (!s->y || !s->dydt || !s->u || !s->yout || !s->wing_reach) {
     awe_err_set(err, AWE_ENOMEM, "out of memory");
     goto fail;
   }
@@ -59,6 +133,8 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err) {
   if (!s->it) goto fail;
   awe_guard_init(&s->guard, &m->opt);
   awe_integrator_set_guard(s->it, &s->guard);
+  for (int j = 0; j < m->nwing; j++) s->wing_reach[j] = wing_reach(m, j);
+  awe_integrator_set_post(s->it, crash_check, s);
   if (m->nctrl > 0) {
     s->ctrl = awe_ctrl_run_alloc(m, err);
     if (!s->ctrl) goto fail;
@@ -86,6 +162,7 @@ void awe_sim_free(awe_sim *s) {
   free(s->dydt);
   free(s->u);
   free(s->yout);
+  free(s->wing_reach);
   free(s);
 }
 
@@ -189,6 +266,7 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   if (s->guard.why != AWE_GUARD_SIGNAL) s->guard.why = AWE_GUARD_OK; /* a fresh run */
   s->t = 0.0;
   s->nstep = 0;
+  memset(&s->crash, 0, sizeof(s->crash));
   awe_state_init(m, s->w, s->y);
   awe_input_default(m, s->w, s->u);
   precalc(s);
@@ -277,6 +355,10 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
     s->ctx.t_hi = hi;
     s->w->bad_x = -1;
     int st = awe_integrator_apply(s->it, &s->t, t_stop, s->y);
+    if (st == AWE_INTEG_STOP) { /* a crash (crash_check): the outputs there, then stop */
+      s->reset_pending = 1;
+      break;
+    }
     if (st != GSL_SUCCESS) return fail_msg(s, st, err);
     if (awe_first_nonfinite(s->y, s->w->nx) >= 0) return fail_msg(s, st, err);
     if (at_bp) s->reset_pending = 1;
@@ -287,5 +369,6 @@ awe_status awe_sim_step(awe_sim *s, double t_next, awe_err *err) {
   memcpy(s->w->u, s->u, sizeof(double) * (size_t)s->w->nu);
   int rs = awe_outputs_log(&s->ctx, s->t, s->y, s->dydt, s->yout, 0);
   if (rs != GSL_SUCCESS) return fail_msg(s, rs, err);
+  if (s->t < t_next) return AWE_OK; /* stopped by a crash */
   return ctrl_at(s, err);
 }

@@ -25,6 +25,24 @@
 
 #include "solve/integrate.h"
 
+/* A wing that hit the ground (ground.h): after every accepted step of the simulation (not
+ * the settling), with m->ground.on, the lowest WING point of each wing and the wing's origin
+ * are compared with ground.height + run.crash_clearance; the first one below it is recorded
+ * with its velocity there (the impact). With run.on_crash = stop the step ends at that
+ * instant (awe_sim_step returns AWE_OK with s->t at the crash and the outputs there) and the
+ * caller ends the run as crashed; with continue it is recorded and the run goes on. */
+typedef struct {
+  int happened;            /* 0 until a crash */
+  int wing;                /* wing index */
+  int point;               /* its point that crossed first, -1: the wing origin */
+  double t;                /* [s] */
+  double z;                /* the point's height then [m] */
+  double v_vertical;       /* the wing's (origin's) vertical velocity then [m/s] (< 0: down) */
+  double v_total;          /* the wing's speed then [m/s]: the impact */
+  double pt_vertical, pt_total; /* the same of the point that crossed (a flapping trailing
+                                   edge may be much faster than the wing) */
+} awe_crash;
+
 typedef struct awe_sim {
   const awe_model *m;      /* borrowed */
   awe_work *w;             /* owned */
@@ -42,6 +60,9 @@ typedef struct awe_sim {
   double steady_acc;       /* max |acc| after it [m/s^2], NAN */
   awe_guard guard;         /* limits and stop flag (guard.h); limits from m->opt */
   struct awe_ctrl_run *ctrl; /* owned: the controllers' runtime (controller.h), or NULL */
+  awe_crash crash;         /* the first crash of the run (happened = 0: none) */
+  double *wing_reach;      /* [nwing] a rigid wing's largest distance of a point from its
+                              origin [m] (the crash check's cheap bound) */
 } awe_sim;
 
 /* Allocate for m. solver NULL or "" -> m->opt.solver (the model's default per class).
@@ -62,7 +83,8 @@ awe_status awe_sim_steady_state(awe_sim *s, double t_settle, awe_err *err);
  * m->opt.steady_state, outputs at t = 0. */
 awe_status awe_sim_start(awe_sim *s, awe_err *err);
 
-/* Advance to t_next (> s->t) through the life cycle above; fills s->yout. On failure returns
+/* Advance to t_next (> s->t) through the life cycle above; fills s->yout. A crash with
+ * run.on_crash = stop ends the step early (s->crash; s->t < t_next). On failure returns
  * AWE_EINTEG with a message naming the time and the first non-finite variable (or the stepper
  * error, or the limit of the guard that tripped), AWE_EINTR after a stop signal; s->t and s->y
  * then hold the last accepted state. */
