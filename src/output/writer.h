@@ -58,7 +58,7 @@
 /* Final run status written to the HDF5 root attribute `status`. */
 typedef enum {
   AWE_RUN_COMPLETE = 0,  /* "complete" */
-  AWE_RUN_INTERRUPTED,   /* "interrupted" (SIGINT/SIGTERM) */
+  AWE_RUN_INTERRUPTED,   /* "interrupted" (a stop signal; the CSV reader gone) */
   AWE_RUN_FAILED         /* "failed", with root attribute `error` */
 } awe_run_status;
 
