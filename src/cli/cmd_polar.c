@@ -60,6 +60,11 @@ static int parse_vec3(const char *s, double v[3]) {
 }
 
 
+/* at most this many angles per range (the run's size is bounded before it starts) */
+#define POLAR_MAX_ANGLES 100001
+
+
+/* START:STOP:STEP -> 0, -1 when malformed, -2 when it has more than POLAR_MAX_ANGLES angles */
 static int parse_range(const char *s, double *a, double *b, double *c) {
   char *end;
   *a = strtod(s, &end);
@@ -71,7 +76,7 @@ static int parse_range(const char *s, double *a, double *b, double *c) {
   *c = strtod(s, &end);
   if (end == s || *end) return -1;
   if (!isfinite(*a) || !isfinite(*b) || !isfinite(*c) || *c <= 0 || *b < *a) return -1;
-  if ((*b - *a) / *c > 100000) return -1;
+  if ((*b - *a) / *c > POLAR_MAX_ANGLES - 1) return -2;
   return 0;
 }
 
@@ -135,7 +140,13 @@ int awe_cmd_polar(int argc, char **argv) {
   int rc = awe_cli_parse("polar", argc, argv, opts, (int)AWE_ARRLEN(opts), "AERO.yaml", &aero,
                          polar_usage);
   if (rc) return rc < 0 ? 0 : rc;
-  if (alpha_range && parse_range(alpha_range, &a0, &a1, &da)) {
+  int pr = alpha_range ? parse_range(alpha_range, &a0, &a1, &da) : 0;
+  if (pr == -2) {
+    fprintf(stderr, "awesim polar: --alpha '%s': %.0f angles; at most %d per range\n",
+            alpha_range, floor((a1 - a0) / da + 1e-9) + 1, POLAR_MAX_ANGLES);
+    return 2;
+  }
+  if (pr) {
     fprintf(stderr, "awesim polar: --alpha '%s': expected START:STOP:STEP with STOP >= START "
             "and STEP > 0 (degrees)\n", alpha_range);
     return 2;
@@ -143,7 +154,12 @@ int awe_cmd_polar(int argc, char **argv) {
   if (beta_range) {
     char *end;
     b0 = b1 = strtod(beta_range, &end);
-    int bad = end == beta_range || (*end && parse_range(beta_range, &b0, &b1, &db));
+    int bad = end == beta_range || (*end && (pr = parse_range(beta_range, &b0, &b1, &db)));
+    if (bad && pr == -2) {
+      fprintf(stderr, "awesim polar: --beta '%s': %.0f angles; at most %d per range\n",
+              beta_range, floor((b1 - b0) / db + 1e-9) + 1, POLAR_MAX_ANGLES);
+      return 2;
+    }
     if (bad || !isfinite(b0) || fabs(b0) >= 90 || fabs(b1) >= 90) {
       fprintf(stderr, "awesim polar: --beta '%s': expected an angle or START:STOP:STEP in "
               "(-90, 90) degrees\n", beta_range);
