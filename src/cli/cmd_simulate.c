@@ -7,8 +7,10 @@
  *
  * Exit status: 0 complete; 1 the run failed (non-finite state, stepper failure, steady state,
  * a limit of guard.h: step size, run.max_steps, run.max_wall_time, a diverged state); 2 usage;
- * 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the HDF5 file was
- * closed with status "interrupted"). A log that did not complete records the phase the run
+ * 65/66 bad or missing input; 74 output error (also an output that is a file the run reads or
+ * another of its outputs); 128 + signal for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM
+ * and 141 when the CSV reader closed the pipe (after the HDF5 file was closed with status
+ * "interrupted"). A log that did not complete records the phase the run
  * stopped in (root attribute `phase`: start, settling, simulation).
  */
 #include <errno.h>
@@ -36,7 +38,8 @@ static const char simulate_usage[] =
     "Simulate a scenario (model, settings, run options, scheduled inputs) and log every output\n"
     "channel at each log step (run.dt) to an HDF5 file and/or CSV on stdout.\n"
     "\n"
-    "  -o FILE               write the HDF5 log to FILE (overrides output.hdf5)\n"
+    "  -o FILE               write the HDF5 log to FILE (overrides output.hdf5; missing\n"
+    "                        folders are created)\n"
     "  --no-hdf5             do not write the HDF5 log named in the scenario\n"
     "  --csv[=PATTERNS]      CSV on stdout: all channels, or those matching the comma-separated\n"
     "                        globs, e.g. --csv='time,winches.*.force,points.kcu.pos.z'\n"
@@ -48,8 +51,10 @@ static const char simulate_usage[] =
     "Channels are named GROUP.NAME.VAR[.x|.y|.z] (GROUP = points, segments, tethers, winches,\n"
     "pulleys) with the unit in brackets in the CSV header. A progress line is shown when stderr\n"
     "is a terminal; a one-line summary always ends the run (unless -q).\n"
+    "No output may be a file the run reads (scenario, model files) or another output.\n"
     "Exit status: 0 complete, 1 the simulation failed, 2 usage, 65 invalid input, 66 missing\n"
-    "input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+    "input, 74 output error, 128 + N interrupted by signal N (SIGINT 130, SIGTERM 143, SIGHUP\n"
+    "129...), 141 the reader of the CSV closed the pipe.\n";
 
 typedef struct {
   const char *scenario, *out, *csv, *json;
