@@ -124,6 +124,12 @@ for sig in HUP:129 QUIT:131 USR1:138 ALRM:142; do
   while ! grep -q . "$tmp/sig.h5" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
   sleep 0.5
   kill "-$name" "$pid"
+  i=0
+  while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    bad "SIG$name: still running 10 s after the signal"
+  fi
   wait "$pid"
   rc=$?
   if [ "$rc" -eq "$want" ]; then ok; else bad "SIG$name: exit $rc, expected $want"; fi
