@@ -10,6 +10,7 @@
 #   - --summary-json: FIFOs and devices refused (no hang after the run), missing folders created
 #     at every level (as for -o); a failed CSV write fails the run (74), a closed CSV pipe
 #     interrupts it (141), neither is "complete";
+#   - polar: standard output that cannot be written is exit 74;
 #   - values in range errors print every digit that matters, counts must be whole, run.vsm_dt and
 #     run.dt have a floor, polar names its angle limit; step counts are the run's own.
 AWESIM=${AWESIM:-./awesim}
@@ -212,6 +213,15 @@ chk dt-small-warns 0 'warning: .*run\.dt = 5e-06 s: 1\.2e\+08 log rows for run\.
   check $P --set run.dt=5e-6
 chk polar-limit 2 "--alpha '0:100001:1': 100002 angles; at most 100001 per range" \
   polar models/2plate_kite/aero_geometry.yaml --alpha 0:100001:1
+
+# polar: a CSV that cannot be written is an error, not a silent success
+"$AWESIM" polar models/2plate_kite/aero_geometry.yaml --alpha 0:2:1 >/dev/full 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 74 ]; then ok; else bad "polar-dev-full: exit $rc, expected 74"; fi
+grep_in polar-dev-full-msg "$tmp/err" 'cannot write the CSV to standard output: No space left on device'
+"$AWESIM" polar models/2plate_kite/aero_geometry.yaml --alpha 0:2:1 >&- 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 74 ]; then ok; else bad "polar-stdout-closed: exit $rc, expected 74"; fi
 
 # step counts: the run's own, the settling's apart (2plate_parked settles first)
 "$AWESIM" simulate $P --no-hdf5 --set run.duration=0.1 --summary-json "$tmp/st.json" 2>"$tmp/err"

@@ -13,6 +13,7 @@
  * convention); coefficients use the projected area and moments are about --ref-point (default
  * the origin of the aero geometry's frame).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ static const char polar_usage[] =
     "  -h, --help              show this help\n"
     "\n"
     "Each angle starts cold; start=continued marks an angle reached by continuation from 0 deg\n"
-    "after the cold start failed. Exit status 1 if any angle did not converge (converged=0).\n";
+    "after the cold start failed. Exit status 1 if any angle did not converge (converged=0),\n"
+    "74 if standard output cannot be written.\n";
 
 
 /* "A,B,C" -> three finite numbers. */
@@ -283,6 +285,7 @@ int awe_cmd_polar(int argc, char **argv) {
       p.conv = p.r.converged && p.st >= 0;
       if (!p.conv && alpha != 0.0 && !*stop)
         solve_continued(w, speed, alpha, beta, om, ref, gscr, &p);
+      if (ferror(stdout)) break; /* nowhere to write: reported below */
       if (*stop) {
         fflush(stdout);
         fprintf(stderr, "awesim: interrupted by %s at alpha %g deg, beta %g deg (%ld of %ld "
@@ -331,10 +334,16 @@ int awe_cmd_polar(int argc, char **argv) {
       prev_stalled = stalled;
     }
   }
-  fflush(stdout);
+  errno = 0;
+  int werr = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
   free(gprev);
   awe_vsm_wing_free(w);
   awe_spec_free(s);
+  if (werr) {
+    fprintf(stderr, "awesim polar: cannot write the CSV to standard output: %s\n",
+            strerror(werr));
+    return 74;
+  }
   if (*stop) return 128 + (int)*stop;
   if (nbranch > 1)
     fprintf(stderr, "awesim polar: %d angles have two converged solutions\n", nbranch);
