@@ -351,7 +351,10 @@ static awe_status check_outputs(const run *r, awe_err *err) {
   const char *h5 = o->out ? o->out : o->no_hdf5 ? NULL : r->spec->scenario.hdf5;
   const char *h5opt = o->out ? "-o" : "output.hdf5";
   if (h5) AWE_TRY(awe_cli_make_parents(h5, err));
-  if (o->json) AWE_TRY(awe_cli_check_output(o->json, 1, err));
+  if (o->json) {
+    AWE_TRY(awe_cli_check_output(o->json, 1, err));
+    AWE_TRY(awe_cli_replace_check(o->json, err));
+  }
   AWE_TRY(awe_cli_output_not_input(r->spec, h5opt, h5, err));
   AWE_TRY(awe_cli_output_not_input(r->spec, "--summary-json", o->json, err));
   AWE_TRY(awe_cli_outputs_distinct(h5opt, h5, "--summary-json", o->json, err));

@@ -127,6 +127,16 @@ awe_status awe_cli_fd_not_path(int fd, const char *what, const char *opt, const 
 }
 
 
+awe_status awe_cli_replace_check(const char *path, awe_err *err) {
+  char dir[4096];
+  dir_of(path, dir, sizeof(dir));
+  if (access(dir, W_OK | X_OK) != 0)
+    return awe_err_set(err, AWE_EIO, "%s: cannot create a file in %s (the file is written "
+                       "beside and renamed): %s", path, dir, strerror(errno));
+  return AWE_OK;
+}
+
+
 FILE *awe_cli_replace_open(const char *path, char *tmp, size_t ntmp, awe_err *err) {
   char dir[4096];
   dir_of(path, dir, sizeof(dir));

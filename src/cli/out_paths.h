@@ -39,6 +39,8 @@ awe_status awe_cli_fd_not_path(int fd, const char *what, const char *opt, const 
  * write to the stream, then awe_cli_replace_commit: flush, fsync and close it, checking each,
  * and rename it onto path (or remove it on any failure: path is left as it was). Both return
  * AWE_EIO with "PATH: REASON" on failure. */
+/* Before the work: AWE_EIO unless a temporary file can be created beside path. */
+awe_status awe_cli_replace_check(const char *path, awe_err *err);
 FILE *awe_cli_replace_open(const char *path, char *tmp, size_t ntmp, awe_err *err);
 awe_status awe_cli_replace_commit(FILE *f, const char *tmp, const char *path, awe_err *err);
 
