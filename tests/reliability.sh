@@ -179,8 +179,11 @@ grep_in out-dir-msg "$tmp/err" 'dir\.h5: Is a directory'
 check out-missing 74 10 "$AWESIM" linearize scenarios/2plate_parked.yaml \
   --set run.steady_state_time=1e6 --lin "$tmp/nosuch/lin.txt"
 grep_in out-missing-msg "$tmp/err" 'nosuch/lin\.txt: cannot create: directory .*nosuch: No such file'
+# missing folders of --summary-json are created (like -o's); a file in the way is refused
+: >"$tmp/afile"
 check out-json 74 10 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 \
-  --set run.steady_state_time=1e6 --summary-json "$tmp/nosuch/s.json"
+  --set run.steady_state_time=1e6 --summary-json "$tmp/afile/sub/s.json"
+grep_in out-json-msg "$tmp/err" 'afile/sub/s\.json: cannot create directory .*afile/sub: Not a directory'
 check out-step 74 10 "$AWESIM" step-response scenarios/2plate_parked.yaml \
   --set run.steady_state_time=1e6 --input winches.main_winch.torque --amplitude 1 \
   -o "$tmp/dir.h5"

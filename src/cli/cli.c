@@ -9,27 +9,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/out_paths.h"
 #include "io/load.h"
 #include "io/yaml_doc.h"
 
 
 /* The one piece of global mutable state in awesim: a signal handler can only talk to the
  * program through a volatile sig_atomic_t with static storage (C11 7.14.1.1). It holds the
- * number of the signal received (SIGINT/SIGTERM), 0 until then; the library only reads it,
+ * number of the signal received (awe_cli_catch_signals), 0 until then; the library only reads it,
  * through the pointer the commands pass down. */
 static volatile sig_atomic_t stop_signal = 0;
 
 static void on_signal(int sig) { stop_signal = sig; }
 
 
+/* The signals that end a run cleanly (the log closed as "interrupted", every block written):
+ * SIGINT and SIGTERM, and those that end a shell session or a job the same way: SIGHUP (the
+ * terminal or ssh session closed), SIGQUIT, SIGUSR1, SIGALRM. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM};
+
+
 const volatile sig_atomic_t *awe_cli_catch_signals(void) {
-  struct sigaction sa;
+  struct sigaction sa, old;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL); /* a closed terminal: end the run and its controllers cleanly */
+  for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++) {
+    int sig = stop_signals[i];
+    /* nohup(1) ignores SIGHUP so that the run outlives the terminal: keep it ignored */
+    if (sig == SIGHUP && sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, NULL);
+  }
   return &stop_signal;
 }
 
@@ -46,7 +56,15 @@ int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop) {
 
 
 const char *awe_cli_signal_name(int sig) {
-  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGALRM: return "SIGALRM";
+    default: return "a signal";
+  }
 }
 
 
@@ -55,17 +73,21 @@ awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err
   if (!path || !*path) return awe_err_set(err, AWE_EIO, "empty output file name");
   if (stat(path, &sb) == 0) {
     if (S_ISDIR(sb.st_mode)) return awe_err_set(err, AWE_EIO, "%s: Is a directory", path);
+    /* a FIFO or a device would block or swallow the output after a long run */
+    if (!S_ISREG(sb.st_mode))
+      return awe_err_set(err, AWE_EIO, "%s: not a regular file (a device, FIFO or socket); "
+                         "give a file name", path);
     if (access(path, W_OK) != 0)
       return awe_err_set(err, AWE_EIO, "%s: cannot write: %s", path, strerror(errno));
     return AWE_OK;
   }
+  if (mkdir_parent) AWE_TRY(awe_cli_make_parents(path, err));
   char dir[4096];
   snprintf(dir, sizeof(dir), "%s", path);
   char *slash = strrchr(dir, '/');
   if (!slash) snprintf(dir, sizeof(dir), ".");
   else if (slash == dir) dir[1] = 0;
   else *slash = 0;
-  if (stat(dir, &sb) != 0 && mkdir_parent) mkdir(dir, 0777);
   if (stat(dir, &sb) != 0)
     return awe_err_set(err, AWE_EIO, "%s: cannot create: directory %s: %s", path, dir,
                        strerror(errno));

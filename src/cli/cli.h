@@ -69,7 +69,8 @@ awe_status awe_cli_operating_point(awe_sim *sim, double at, int keep_torque, int
 int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin_chan **yc,
                     int *ny, awe_err *err);
 
-/* Catch SIGINT and SIGTERM from now on: the handler only stores the signal number in the
+/* Catch SIGINT, SIGTERM and the signals that end a session or job like it (SIGHUP unless
+ * nohup(1) ignores it, SIGQUIT, SIGUSR1, SIGALRM) from now on: the handler only stores the signal number in the
  * flag returned (0 until a signal arrives), which the commands hand to their loops
  * (awe_sim_set_stop, awe_lin_problem.stop) and turn into exit 128 + signal. */
 const volatile sig_atomic_t *awe_cli_catch_signals(void);
@@ -78,13 +79,13 @@ const volatile sig_atomic_t *awe_cli_catch_signals(void);
  * in *stop (130 when unknown), anything else as awe_cli_fail. */
 int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop);
 
-/* Name of a caught signal ("SIGINT", "SIGTERM"). */
+/* Name of a caught signal ("SIGINT", "SIGTERM", "SIGHUP", ...). */
 const char *awe_cli_signal_name(int sig);
 
-/* Check before any long work that output file path can be written: not a directory, its
- * directory exists (mkdir_parent: created when missing, one level, as `simulate` does) and is
- * writable, an existing file is writable. Nothing is created or truncated but that directory.
- * AWE_EIO with "PATH: REASON" on failure. */
+/* Check before any long work that output file path can be written: not a directory, a
+ * device or a FIFO, its directory exists (mkdir_parent: missing folders are created, every
+ * level, like mkdir -p) and is writable, an existing file is writable. Nothing is created or
+ * truncated but those folders. AWE_EIO with "PATH: REASON" on failure. */
 awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err);
 
 /* The start-up the run commands (simulate, linearize, step-response) share once their own
@@ -95,7 +96,7 @@ awe_status awe_cli_check_output(const char *path, int mkdir_parent, awe_err *err
 int awe_cli_begin(int parse_rc, const char *scenario, int nset, const char *const *sets,
                   awe_spec **spec, awe_model **model);
 
-/* A simulation of m whose loops stop on SIGINT/SIGTERM (awe_cli_catch_signals; *stop receives
+/* A simulation of m whose loops stop on a caught signal (awe_cli_catch_signals; *stop receives
  * the flag), with the model's stepper. NULL with err set on failure. */
 awe_sim *awe_cli_new_sim(const awe_model *m, const volatile sig_atomic_t **stop, awe_err *err);
 

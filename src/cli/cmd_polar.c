@@ -13,6 +13,7 @@
  * convention); coefficients use the projected area and moments are about --ref-point (default
  * the origin of the aero geometry's frame).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,8 @@ static const char polar_usage[] =
     "  -h, --help              show this help\n"
     "\n"
     "Each angle starts cold; start=continued marks an angle reached by continuation from 0 deg\n"
-    "after the cold start failed. Exit status 1 if any angle did not converge (converged=0).\n";
+    "after the cold start failed. Exit status 1 if any angle did not converge (converged=0),\n"
+    "74 if standard output cannot be written.\n";
 
 
 /* "A,B,C" -> three finite numbers. */
@@ -61,6 +63,11 @@ static int parse_vec3(const char *s, double v[3]) {
 }
 
 
+/* at most this many angles per range (the run's size is bounded before it starts) */
+#define POLAR_MAX_ANGLES 100001
+
+
+/* START:STOP:STEP -> 0, -1 when malformed, -2 when it has more than POLAR_MAX_ANGLES angles */
 static int parse_range(const char *s, double *a, double *b, double *c) {
   char *end;
   *a = strtod(s, &end);
@@ -72,7 +79,7 @@ static int parse_range(const char *s, double *a, double *b, double *c) {
   *c = strtod(s, &end);
   if (end == s || *end) return -1;
   if (!isfinite(*a) || !isfinite(*b) || !isfinite(*c) || *c <= 0 || *b < *a) return -1;
-  if ((*b - *a) / *c > 100000) return -1;
+  if ((*b - *a) / *c > POLAR_MAX_ANGLES - 1) return -2;
   return 0;
 }
 
@@ -136,7 +143,13 @@ int awe_cmd_polar(int argc, char **argv) {
   int rc = awe_cli_parse("polar", argc, argv, opts, (int)AWE_ARRLEN(opts), "AERO.yaml", &aero,
                          polar_usage);
   if (rc) return rc < 0 ? 0 : rc;
-  if (alpha_range && parse_range(alpha_range, &a0, &a1, &da)) {
+  int pr = alpha_range ? parse_range(alpha_range, &a0, &a1, &da) : 0;
+  if (pr == -2) {
+    fprintf(stderr, "awesim polar: --alpha '%s': %.0f angles; at most %d per range\n",
+            alpha_range, floor((a1 - a0) / da + 1e-9) + 1, POLAR_MAX_ANGLES);
+    return 2;
+  }
+  if (pr) {
     fprintf(stderr, "awesim polar: --alpha '%s': expected START:STOP:STEP with STOP >= START "
             "and STEP > 0 (degrees)\n", alpha_range);
     return 2;
@@ -144,7 +157,12 @@ int awe_cmd_polar(int argc, char **argv) {
   if (beta_range) {
     char *end;
     b0 = b1 = strtod(beta_range, &end);
-    int bad = end == beta_range || (*end && parse_range(beta_range, &b0, &b1, &db));
+    int bad = end == beta_range || (*end && (pr = parse_range(beta_range, &b0, &b1, &db)));
+    if (bad && pr == -2) {
+      fprintf(stderr, "awesim polar: --beta '%s': %.0f angles; at most %d per range\n",
+              beta_range, floor((b1 - b0) / db + 1e-9) + 1, POLAR_MAX_ANGLES);
+      return 2;
+    }
     if (bad || !isfinite(b0) || fabs(b0) >= 90 || fabs(b1) >= 90) {
       fprintf(stderr, "awesim polar: --beta '%s': expected an angle or START:STOP:STEP in "
               "(-90, 90) degrees\n", beta_range);
@@ -271,6 +289,7 @@ int awe_cmd_polar(int argc, char **argv) {
       p.conv = p.r.converged && p.st >= 0;
       if (!p.conv && alpha != 0.0 && !*stop)
         solve_continued(w, speed, alpha, beta, om, ref, gscr, &p);
+      if (ferror(stdout)) break; /* nowhere to write: reported below */
       if (*stop) {
         fflush(stdout);
         fprintf(stderr, "awesim: interrupted by %s at alpha %g deg, beta %g deg (%ld of %ld "
@@ -319,10 +338,16 @@ int awe_cmd_polar(int argc, char **argv) {
       prev_stalled = stalled;
     }
   }
-  fflush(stdout);
+  errno = 0;
+  int werr = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
   free(gprev);
   awe_vsm_wing_free(w);
   awe_spec_free(s);
+  if (werr) {
+    fprintf(stderr, "awesim polar: cannot write the CSV to standard output: %s\n",
+            strerror(werr));
+    return 74;
+  }
   if (*stop) return 128 + (int)*stop;
   if (nbranch > 1)
     fprintf(stderr, "awesim polar: %d angles have two converged solutions\n", nbranch);

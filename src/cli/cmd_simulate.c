@@ -8,11 +8,14 @@
  * Exit status: 0 complete; 3 crashed (a wing hit the ground, sim.h awe_crash); 1 the run
  * failed (non-finite state, stepper failure, steady state, a limit of guard.h: step size,
  * run.max_steps, run.max_wall_time, a diverged state); 2 usage;
- * 65/66 bad or missing input; 74 output error; 130/143 SIGINT/SIGTERM (after the HDF5 file was
- * closed with status "interrupted"). A log that did not complete records the phase the run
+ * 65/66 bad or missing input; 74 output error (also an output that is a file the run reads or
+ * another of its outputs); 128 + signal for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM
+ * and 141 when the CSV reader closed the pipe (after the HDF5 file was closed with status
+ * "interrupted"). A log that did not complete records the phase the run
  * stopped in (root attribute `phase`: start, settling, simulation).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #include "engine/aero_coupling.h"
 #include "cli/cli.h"
 #include "cli/cycles_report.h"
+#include "cli/out_paths.h"
 #include "control/controller.h"
 #include "solve/sim.h"
 #include "solve/steady.h"
@@ -36,7 +40,8 @@ static const char simulate_usage[] =
     "Simulate a scenario (model, settings, run options, scheduled inputs) and log every output\n"
     "channel at each log step (run.dt) to an HDF5 file and/or CSV on stdout.\n"
     "\n"
-    "  -o FILE               write the HDF5 log to FILE (overrides output.hdf5)\n"
+    "  -o FILE               write the HDF5 log to FILE (overrides output.hdf5; missing\n"
+    "                        folders are created)\n"
     "  --no-hdf5             do not write the HDF5 log named in the scenario\n"
     "  --csv[=PATTERNS]      CSV on stdout: all channels, or those matching the comma-separated\n"
     "                        globs, e.g. --csv='time,winches.*.force,points.kcu.pos.z'\n"
@@ -48,9 +53,11 @@ static const char simulate_usage[] =
     "Channels are named GROUP.NAME.VAR[.x|.y|.z] (GROUP = points, segments, tethers, winches,\n"
     "pulleys) with the unit in brackets in the CSV header. A progress line is shown when stderr\n"
     "is a terminal; a one-line summary always ends the run (unless -q).\n"
+    "No output may be a file the run reads (scenario, model files) or another output.\n"
     "Exit status: 0 complete, 1 the simulation failed, 2 usage, 3 crashed (a wing hit the\n"
-    "ground), 65 invalid input, 66 missing input, 74 output error, 130/143 interrupted by\n"
-    "SIGINT/SIGTERM.\n";
+    "ground), 65 invalid input, 66 missing input, 74 output error, 128 + N interrupted by\n"
+    "signal N (SIGINT 130, SIGTERM 143, SIGHUP 129...), 141 the reader of the CSV closed the\n"
+    "pipe.\n";
 
 typedef struct {
   const char *scenario, *out, *csv, *json;
@@ -97,15 +104,6 @@ static awe_status sinks_open(sinks *k, const options *o, const awe_spec *spec,
   memset(k, 0, sizeof(*k));
   const char *h5path = o->out ? o->out : o->no_hdf5 ? NULL : spec->scenario.hdf5;
   if (h5path) {
-    /* create the output directory (one level, like the scenarios' out/) when missing */
-    char dir[4096];
-    snprintf(dir, sizeof(dir), "%s", h5path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-      *slash = 0;
-      struct stat sb;
-      if (stat(dir, &sb) != 0) mkdir(dir, 0777);
-    }
     awe_h5_info info = {.solver = solver, .command_line = cmdline,
                         .scenario = spec->scenario_text};
     k->h5 = awe_h5_open(h5path, &m->reg.output, &info, err);
@@ -135,13 +133,21 @@ static awe_status sinks_row(sinks *k, double t, const double *y, awe_err *err) {
 }
 
 
+/* flush and close the CSV stream: AWE_OK, AWE_WRITER_EPIPE (its reader went away) or an
+ * error in err */
+static int sinks_close_csv(sinks *k, awe_err *err) {
+  if (!k->csv) return AWE_OK;
+  int rc = awe_csv_close(k->csv, err);
+  k->csv = NULL;
+  if (rc == AWE_WRITER_EPIPE) k->csv_closed = 1;
+  return rc;
+}
+
+
 static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_stats *st,
-                        const awe_aero_stats *as, awe_err *err) {
-  if (k->csv) {
-    awe_err e2 = {0};
-    awe_csv_close(k->csv, &e2);
-    k->csv = NULL;
-  }
+                        const awe_stats *settle, const awe_aero_stats *as, awe_err *err) {
+  awe_err e2 = {0};
+  sinks_close_csv(k, &e2);
 
   if (k->h5) {
     /* deterministic numbers only (no wall time): identical runs give identical files */
@@ -149,6 +155,10 @@ static void sinks_close(sinks *k, awe_run_status rs, const char *msg, const awe_
     awe_h5_set_attr_int(k->h5, "rejected_steps", (long long)st->rejected, err);
     awe_h5_set_attr_int(k->h5, "rhs_calls", (long long)st->rhs, err);
     awe_h5_set_attr_int(k->h5, "jacobian_calls", (long long)st->jac, err);
+    if (settle) {
+      awe_h5_set_attr_int(k->h5, "settling_steps", (long long)settle->steps, err);
+      awe_h5_set_attr_int(k->h5, "settling_rhs_calls", (long long)settle->rhs, err);
+    }
     if (as) {
       awe_h5_set_attr_int(k->h5, "vsm_refreshes", (long long)as->refreshes, err);
       awe_h5_set_attr_int(k->h5, "vsm_failures", (long long)as->failures, err);
@@ -173,16 +183,26 @@ static void json_str(FILE *f, const char *str) {
 }
 
 
-/* one JSON record: the run and the final value of every logged output */
-static void write_json(const char *path, const options *o, const char *status, int code,
-                       double wall, long rows, const char *solver, const awe_sim *sim,
-                       const char *error, const awe_cycles_report *cycles) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "awesim: warning: cannot write %s: %s\n", path, strerror(errno));
-    return;
-  }
-  const awe_stats *st = &sim->w->stats;
+/* what ended a run early, for the summary */
+typedef struct {
+  const char *status; /* "complete" | "interrupted" | "failed" | "crashed" */
+  const char *why;    /* an interrupted run: the signal's name, or "EPIPE" */
+  const char *error;  /* a failed run: the message */
+  int code;           /* exit code */
+} run_end;
+
+
+/* one JSON record: the run and the final value of every logged output; written beside path
+ * and renamed onto it, every write checked */
+static awe_status write_json(const char *path, const options *o, const run_end *end,
+                             double wall, long rows, const char *solver, const awe_sim *sim,
+                             const awe_stats *st, const awe_stats *settle,
+                             const awe_cycles_report *cycles, awe_err *err) {
+  char tmp[4200];
+  FILE *f = awe_cli_replace_open(path, tmp, sizeof(tmp), err);
+  if (!f) return err->code;
+  const char *status = end->status, *error = end->error;
+  int code = end->code;
   fputs("{\"scenario\": ", f);
   json_str(f, o->scenario);
   fputs(", \"overrides\": [", f);
@@ -196,6 +216,13 @@ static void write_json(const char *path, const options *o, const char *status, i
           wall > 0 ? sim->t / wall : 0.0, rows, solver);
   fprintf(f, "\"steps\": %lu, \"rejected_steps\": %lu, \"rhs_calls\": %lu, \"jacobian_calls\": %lu",
           st->steps, st->rejected, st->rhs, st->jac);
+  if (settle)
+    fprintf(f, ", \"settling_steps\": %lu, \"settling_rhs_calls\": %lu", settle->steps,
+            settle->rhs);
+  if (end->why) {
+    fputs(", \"interrupted_by\": ", f);
+    json_str(f, end->why);
+  }
   if (sim->w->aero) {
     awe_aero_stats as = awe_aero_get_stats(sim->w);
     fprintf(f, ", \"vsm_refreshes\": %lu, \"vsm_failures\": %lu, \"vsm_low_wind\": %lu, "
@@ -258,7 +285,7 @@ static void write_json(const char *path, const options *o, const char *status, i
     }
   }
   fputs("}}\n", f);
-  fclose(f);
+  return awe_cli_replace_commit(f, tmp, path, err);
 }
 
 
@@ -276,19 +303,56 @@ typedef struct {
   double wall0;            /* wall clock at the start [s] */
   long rows;               /* rows logged */
   const char *status;      /* "complete" | "interrupted" | "failed" */
+  const char *why;         /* interrupted: the signal's name or "EPIPE" */
   awe_run_status rs;
   int rc;                  /* exit code */
   awe_cycles_report cycles; /* pumping cycles of the logged rows */
+  int settled;             /* start() returned: settle holds the settling's counts */
+  awe_stats settle;        /* the counters at the end of the start (the settling's work) */
 } run;
+
+
+/* exit code of a run whose CSV reader closed standard output: what a process killed by
+ * SIGPIPE reports, which `set -o pipefail` scripts already expect of `... | head` */
+#define EXIT_EPIPE (128 + SIGPIPE)
+
+
+static void set_interrupted(run *r) {
+  r->status = "interrupted";
+  r->rs = AWE_RUN_INTERRUPTED;
+  if (*r->stop) {
+    r->why = awe_cli_signal_name((int)*r->stop);
+    r->rc = 128 + (int)*r->stop;
+  } else if (r->k.csv_closed) {
+    r->why = "EPIPE";
+    r->rc = EXIT_EPIPE;
+  } else {
+    r->why = NULL;
+    r->rc = awe_exit_code(AWE_EINTR);
+  }
+}
+
+
+/* the run's own counters: all of them less the settling's */
+static awe_stats own_stats(const run *r) {
+  awe_stats a = r->sim->w->stats, b = r->settled ? r->settle : a;
+  a.rhs -= b.rhs;
+  a.jac -= b.jac;
+  a.steps -= b.steps;
+  a.rejected -= b.rejected;
+  a.qs_solves -= b.qs_solves;
+  a.qs_iter -= b.qs_iter;
+  a.lu -= b.lu;
+  a.lu_solves -= b.lu_solves;
+  return a;
+}
 
 
 /* how the run ended when a call failed: a writer's failure (io) fails the run, a stop signal
  * seen by the simulation interrupts it */
 static void set_failed(run *r, int io, const awe_err *err) {
   if (!io && err->code == AWE_EINTR) {
-    r->status = "interrupted";
-    r->rs = AWE_RUN_INTERRUPTED;
-    r->rc = 128 + (int)*r->stop;
+    set_interrupted(r);
   } else {
     r->status = "failed";
     r->rs = AWE_RUN_FAILED;
@@ -297,16 +361,45 @@ static void set_failed(run *r, int io, const awe_err *err) {
 }
 
 
+/* The outputs before anything is created or truncated: their folders made (every level, like
+ * mkdir -p), none of them a file the run reads, no two of them the same file, and standard
+ * output there and writable when CSV goes to it. */
+static awe_status check_outputs(const run *r, awe_err *err) {
+  const options *o = &r->o;
+  const char *h5 = o->out ? o->out : o->no_hdf5 ? NULL : r->spec->scenario.hdf5;
+  const char *h5opt = o->out ? "-o" : "output.hdf5";
+  if (h5) AWE_TRY(awe_cli_make_parents(h5, err));
+  if (o->json) {
+    AWE_TRY(awe_cli_check_output(o->json, 1, err));
+    AWE_TRY(awe_cli_replace_check(o->json, err));
+  }
+  AWE_TRY(awe_cli_output_not_input(r->spec, h5opt, h5, err));
+  AWE_TRY(awe_cli_output_not_input(r->spec, "--summary-json", o->json, err));
+  AWE_TRY(awe_cli_outputs_distinct(h5opt, h5, "--summary-json", o->json, err));
+  if (!o->want_csv && !r->spec->scenario.csv) return AWE_OK;
+  /* main() put a read-only /dev/null on a closed descriptor 1 */
+  int fl = fcntl(STDOUT_FILENO, F_GETFL);
+  if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
+    return awe_err_set(err, AWE_EIO, "standard output is closed or not open for writing: the "
+                       "CSV rows (--csv or output.csv) have nowhere to go; redirect it to a file "
+                       "or a pipe");
+  const char *what = "standard output (the CSV rows)";
+  AWE_TRY(awe_cli_fd_not_input(r->spec, STDOUT_FILENO, what, err));
+  AWE_TRY(awe_cli_fd_not_path(STDOUT_FILENO, what, h5opt, h5, err));
+  return awe_cli_fd_not_path(STDOUT_FILENO, what, "--summary-json", o->json, err);
+}
+
+
 /* the simulation, and every output checked and opened before the run, which may be long */
 static awe_status setup(run *r, awe_err *err) {
   /* signals: every loop of the run polls the flag (guard.h); a closed stdout pipe is reported
    * by the CSV writer */
   signal(SIGPIPE, SIG_IGN);
+  AWE_TRY(check_outputs(r, err));
   r->sim = awe_cli_new_sim(r->m, &r->stop, err);
   if (!r->sim) return err->code;
   r->solver = awe_integrator_name(r->sim->it);
   awe_cycles_report_init(&r->cycles, r->m);
-  if (r->o.json) AWE_TRY(awe_cli_check_output(r->o.json, 0, err));
   return sinks_open(&r->k, &r->o, r->spec, r->m, r->solver, r->cmdline, err);
 }
 
@@ -317,6 +410,8 @@ static awe_status start(run *r, int *io, awe_err *err) {
   const awe_model *m = r->m;
   awe_sim *sim = r->sim;
   AWE_TRY(awe_sim_start(sim, err));
+  r->settle = sim->w->stats;
+  r->settled = 1;
   if (m->opt.steady_state && !r->o.quiet) {
     fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
             sim->steady_residual, sim->steady_acc,
@@ -351,8 +446,8 @@ static awe_status march(run *r, int *io, awe_err *err) {
   long nsteps = awe_sim_log_steps(m);
   double last_progress = r->wall0;
   for (long step = 1; step <= nsteps; step++) {
-    if (*r->stop) break;
-    if (r->k.csv_closed && !r->k.h5) break; /* nobody is listening any more */
+    /* a stop signal, or the CSV's reader went away (`| head`): the run ends as interrupted */
+    if (*r->stop || r->k.csv_closed) break;
     AWE_TRY(awe_sim_step(sim, awe_sim_log_time(m, step), err));
     *io = 1;
     AWE_TRY(sinks_row(&r->k, sim->t, sim->yout, err));
@@ -375,10 +470,10 @@ static awe_status march(run *r, int *io, awe_err *err) {
 
 /* the end of the run on stderr (unless -q): warnings, the one-line summary, the pumping
  * cycles */
-static void summary(const run *r, double wall, const awe_aero_stats *ast) {
+static void summary(const run *r, double wall, const awe_aero_stats *ast, const awe_stats *stt,
+                    const awe_stats *settle) {
   const awe_sim *sim = r->sim;
   const awe_work *w = sim->w;
-  const awe_stats *stt = &w->stats;
   if (r->o.quiet) return;
   if (w->warn[AWE_WARN_QS_NOCONV].count || w->warn[AWE_WARN_QS_SINGULAR].count)
     fprintf(stderr,
@@ -401,6 +496,10 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast) {
             ast->refreshes, ast->failures, ast->low_wind, ast->reversed);
   if (ast->jacobians) fprintf(stderr, ", linearized %lu", ast->jacobians);
   fputc('\n', stderr);
+  /* the counts above are the run's own; the settling's are apart */
+  if (settle)
+    fprintf(stderr, "awesim: settling: steps %lu (rejected %lu), rhs %lu, jacobian %lu\n",
+            settle->steps, settle->rejected, settle->rhs, settle->jac);
   int cyc;
   double e, tc, pk;
   awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
@@ -450,26 +549,57 @@ static void finish(run *r, const awe_err *err) {
   char msg[sizeof(err->msg)];
   snprintf(msg, sizeof(msg), "%s", err->msg);
   const awe_sim *sim = r->sim;
-  if (r->rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
   if (sim->crash.happened) crash_attrs(r);
-  if (r->rs == AWE_RUN_INTERRUPTED)
-    fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
-            awe_cli_signal_name((int)*r->stop), sim->t, awe_guard_phase_text(sim->guard.phase));
+  /* the CSV's last rows leave the buffer now: a reader gone interrupts a complete run, a
+   * failed write fails it */
   awe_err cerr = {0};
+  int crc = sinks_close_csv(&r->k, &cerr);
+  if (crc == AWE_WRITER_EPIPE && r->rs == AWE_RUN_COMPLETE) {
+    set_interrupted(r);
+  } else if (crc && crc != AWE_WRITER_EPIPE) {
+    if (r->rs == AWE_RUN_FAILED) {
+      fprintf(stderr, "awesim: error: %s\n", cerr.msg);
+    } else {
+      snprintf(msg, sizeof(msg), "%s", cerr.msg);
+      r->status = "failed";
+      r->rs = AWE_RUN_FAILED;
+      r->rc = awe_exit_code((awe_status)crc);
+      r->why = NULL;
+    }
+  }
+  cerr = (awe_err){0};
+  if (r->rs == AWE_RUN_FAILED) fprintf(stderr, "awesim: error: %s\n", msg);
+  const char *phase = awe_guard_phase_text(sim->guard.phase);
+  int epipe = r->why && !strcmp(r->why, "EPIPE");
+  if (r->rs == AWE_RUN_INTERRUPTED && epipe && !r->o.quiet)
+    fprintf(stderr, "awesim: interrupted: the reader of standard output (the CSV rows) closed "
+                    "it; the run stopped at t = %.9g s in %s\n", sim->t, phase);
+  else if (r->rs == AWE_RUN_INTERRUPTED && !epipe)
+    fprintf(stderr, "awesim: interrupted by %s at t = %.9g s in %s\n",
+            r->why ? r->why : "a signal", sim->t, phase);
   /* where an unfinished run stopped: start, settling or simulation */
   if (r->rs != AWE_RUN_COMPLETE) awe_h5_set_attr_str(r->k.h5, "phase", sim->guard.phase, &cerr);
+  if (r->why) awe_h5_set_attr_str(r->k.h5, "interrupted_by", r->why, &cerr);
   awe_aero_stats ast = awe_aero_get_stats(sim->w);
-  sinks_close(&r->k, r->rs, r->rs == AWE_RUN_FAILED ? msg : NULL, &sim->w->stats,
+  awe_stats own = own_stats(r), settle = r->settled ? r->settle : sim->w->stats;
+  const awe_stats *sp = r->m->opt.steady_state ? &settle : NULL;
+  sinks_close(&r->k, r->rs, r->rs == AWE_RUN_FAILED ? msg : NULL, &own, sp,
               sim->w->aero ? &ast : NULL, &cerr);
   if (cerr.code) {
     fprintf(stderr, "awesim: error: %s\n", cerr.msg);
     if (!r->rc) r->rc = awe_exit_code(cerr.code);
   }
-  summary(r, wall, &ast);
+  summary(r, wall, &ast, &own, sp);
   if (sim->crash.happened) crash_report(r);
-  if (r->o.json)
-    write_json(r->o.json, &r->o, r->status, r->rc, wall, r->rows, r->solver, r->sim,
-               r->rs == AWE_RUN_FAILED ? msg : NULL, &r->cycles);
+  if (r->o.json) {
+    awe_err jerr = {0};
+    run_end end = {r->status, r->why, r->rs == AWE_RUN_FAILED ? msg : NULL, r->rc};
+    if (write_json(r->o.json, &r->o, &end, wall, r->rows, r->solver, r->sim, &own, sp,
+                   &r->cycles, &jerr)) {
+      fprintf(stderr, "awesim: error: %s\n", jerr.msg);
+      if (!r->rc) r->rc = awe_exit_code(jerr.code);
+    }
+  }
 }
 
 
@@ -497,18 +627,15 @@ int awe_cmd_simulate(int argc, char **argv) {
   r.wall0 = wall_now();
   if (setup(&r, &err)) {
     rc = awe_cli_fail(&err);
-    sinks_close(&r.k, AWE_RUN_FAILED, err.msg, r.sim ? &r.sim->w->stats : &(awe_stats){0}, NULL,
-                &err);
+    sinks_close(&r.k, AWE_RUN_FAILED, err.msg, &(awe_stats){0}, NULL, NULL, &err);
     run_free(&r);
     return rc;
   }
   int io = 0;
   if (start(&r, &io, &err) || march(&r, &io, &err)) {
     set_failed(&r, io, &err);
-  } else if (*r.stop) {
-    r.status = "interrupted";
-    r.rs = AWE_RUN_INTERRUPTED;
-    r.rc = 128 + (int)*r.stop;
+  } else if (*r.stop || r.k.csv_closed) {
+    set_interrupted(&r);
   } else if (awe_sim_finish(r.sim, &err)) {
     /* an external controller that fails to exit cleanly fails the run (rows are kept); a
      * signal while waiting for it interrupts it */

@@ -1,6 +1,8 @@
 /* main.c: `awesim COMMAND ...` — dispatch to a subcommand. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -36,7 +38,23 @@ static void usage(FILE *f) {
 }
 
 
+/* A descriptor 0, 1 or 2 the caller closed (`>&-`) would be the next file opened, and stdout
+ * or stderr would write into it (CSV rows inside the HDF5 log). Each closed one gets /dev/null,
+ * opened read-only: writes to it fail (EBADF) rather than vanish, and `simulate --csv` sees by
+ * its access mode that standard output is not there (awe_cli_stdout_writable). Returns -1 when
+ * that fails. */
+static int reopen_std_fds(void) {
+  for (int fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1) continue;
+    /* the lower ones are open by now, so open() returns fd itself */
+    if (open("/dev/null", O_RDONLY) != fd) return -1;
+  }
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
+  if (reopen_std_fds()) return 71; /* EX_OSERR; nothing can be reported without stderr */
   /* GSL's default handler aborts; every GSL call's status is checked instead */
   gsl_set_error_handler_off();
   if (argc < 2) {

@@ -35,7 +35,7 @@ static awe_status load_doc(awe_spec *s, const char *path, const awe_loc *from, c
   if (!d) return err ? err->code : AWE_EPARSE;
   s->docs[s->ndocs++] = d;
   *root = awe_ydoc_root(d);
-  return AWE_OK;
+  return awe_spec_note_file(s, path, err);
 }
 
 

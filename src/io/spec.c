@@ -2,6 +2,7 @@
 #include "io/spec.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "util/pool.h"
 #include "io/settings.h"
@@ -33,6 +34,20 @@ void awe_spec_free(awe_spec *s) {
   for (int i = 0; i < s->ndocs; i++) awe_ydoc_free(s->docs[i]);
   awe_pool_free(s->pool);
   free(s);
+}
+
+
+awe_status awe_spec_note_file(awe_spec *s, const char *path, awe_err *err) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return AWE_OK;
+  awe_spec_file *f = awe_spec_alloc(s, sizeof(*f));
+  if (!f || !(f->path = awe_spec_strdup(s, path)))
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  f->dev = (unsigned long long)sb.st_dev;
+  f->ino = (unsigned long long)sb.st_ino;
+  f->next = s->files;
+  s->files = f;
+  return AWE_OK;
 }
 
 

@@ -342,6 +342,15 @@ typedef struct {
   awe_kcu_spec kcu;
 } awe_scenario_spec;
 
+/* A file read for this spec (scenario, model files, polar tables): no output of the run may
+ * write over it. Its identity is the device and inode it had when read, which a hard link or
+ * a symbolic link shares and a second spelling of the path cannot hide. */
+typedef struct awe_spec_file {
+  const char *path;
+  unsigned long long dev, ino;
+  struct awe_spec_file *next;
+} awe_spec_file;
+
 /* Everything read for one run. Owns its memory (pool) and the YAML documents. */
 typedef struct awe_spec awe_spec;
 struct awe_spec {
@@ -357,6 +366,7 @@ struct awe_spec {
   struct awe_pool *pool;   /* opaque */
   struct awe_ydoc *docs[8];/* parsed files, kept alive: locations point into them */
   int ndocs;
+  awe_spec_file *files;    /* every file read, newest first (awe_spec_note_file) */
 };
 
 /* Pool allocation for spec data (zeroed). Returns NULL when out of memory. */
@@ -366,6 +376,9 @@ const char *awe_spec_strdup(awe_spec *s, const char *str);
  * NULL when out of memory. */
 awe_spec *awe_spec_new(void);
 void awe_spec_free(awe_spec *s);
+/* Add path, a file just read, to s->files (stat gives its identity; a path that cannot be
+ * stat'ed is skipped: nothing could have been read from it). AWE_ENOMEM on failure. */
+awe_status awe_spec_note_file(awe_spec *s, const char *path, awe_err *err);
 
 const char *awe_point_type_name(awe_point_type t);
 const char *awe_dyn_type_name(awe_dyn_type t);

@@ -59,7 +59,7 @@ awe_status awe_polar_csv_read(awe_spec *s, const char *path, awe_airfoil *a, awe
                              awe_path_short(path, sh, sizeof(sh)), strerror(errno));
   awe_status st = awe_polar_csv_read_stream(s, f, path, a, err);
   fclose(f);
-  return st;
+  return st ? st : awe_spec_note_file(s, path, err);
 }
 
 

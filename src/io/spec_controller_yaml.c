@@ -30,8 +30,8 @@ static awe_status nonneg(const awe_ynode *map, const char *key, const char *sec,
   AWE_TRY(opt_num(map, key, sec, out, err));
   const awe_ynode *v = awe_ymap_get(map, key);
   if (v && v->kind != AWE_Y_NULL && (strict ? !(*out > 0.0) : !(*out >= 0.0)))
-    return awe_err_at(err, AWE_EINVAL, &v->loc, "%s.%s: %g is out of range (allowed: %s 0)", sec,
-                      key, *out, strict ? ">" : ">=");
+    return awe_err_at(err, AWE_EINVAL, &v->loc, "%s.%s: %s is out of range (allowed: %s 0)", sec,
+                      key, awe_num_str(*out).s, strict ? ">" : ">=");
   return AWE_OK;
 }
 
@@ -161,12 +161,12 @@ static awe_status read_f8_reel_in(awe_spec *s, const awe_ynode *n, const char *s
                       sec);
   if (!(c->f8_in_elevation > 0.0 && c->f8_in_elevation < 90.0))
     return awe_err_at(err, AWE_EINVAL, &el->loc,
-                      "%s.reel_in_elevation: %g deg is out of range (allowed: 0 < e < 90)", sec,
-                      c->f8_in_elevation);
+                      "%s.reel_in_elevation: %s deg is out of range (allowed: 0 < e < 90)", sec,
+                      awe_num_str(c->f8_in_elevation).s);
   if (!(fabs(c->f8_in_azimuth) < 90.0))
     return awe_err_at(err, AWE_EINVAL, &az->loc,
-                      "%s.reel_in_azimuth: %g deg is out of range (allowed: -90 < a < 90)", sec,
-                      c->f8_in_azimuth);
+                      "%s.reel_in_azimuth: %s deg is out of range (allowed: -90 < a < 90)", sec,
+                      awe_num_str(c->f8_in_azimuth).s);
   c->f8_in_azimuth *= M_PI / 180.0;
   c->f8_in_elevation *= M_PI / 180.0;
   return AWE_OK;

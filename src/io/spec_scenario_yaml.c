@@ -114,7 +114,9 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
       {"min_step", r->min_step, 0, 1e3, 1},
       {"max_wall_time", r->max_wall_time, 0, 1e9, 1},
       {"max_steps", r->max_steps, 1, 1e15, 0},
-      {"vsm_dt", r->vsm_dt, 0, 1e6, 1},
+      /* like a controller period: refreshes are integrator stops, resolved to 1 us (and a
+       * refresh count k = t / vsm_dt must fit a long) */
+      {"vsm_dt", r->vsm_dt, 1e-6, 1e6, 0},
       {"vsm_jacobian_tol", r->vsm_jacobian_tol, 0, 0.1, 0},
       {"crash_clearance", r->crash_clearance, -100, 1000, 0},
   };
@@ -125,12 +127,19 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
     if (bad) {
       const awe_ynode *n = awe_ymap_get(run, rng[i].key);
       return awe_err_at(err, AWE_EINVAL, n ? &n->loc : &run->loc,
-                        "run.%s: %g is out of range (allowed: %s %g ... %g)%s", rng[i].key,
-                        rng[i].val, rng[i].open_lo ? ">" : ">=", rng[i].lo, rng[i].hi,
+                        "run.%s: %s is out of range (allowed: %s %s ... %s)%s", rng[i].key,
+                        awe_num_str(rng[i].val).s, rng[i].open_lo ? ">" : ">=",
+                        awe_num_str(rng[i].lo).s, awe_num_str(rng[i].hi).s,
                         strstr(rng[i].key, "_tol") && rng[i].lo > 0.0 && rng[i].val < rng[i].lo
                             ? ": a tolerance below 1e-14 cannot be met in double precision"
                             : "");
     }
+  }
+  /* a count: 1.5 steps is no limit anyone meant */
+  if (!isnan(r->max_steps) && r->max_steps != floor(r->max_steps)) {
+    const awe_ynode *n = awe_ymap_get(run, "max_steps");
+    return awe_err_at(err, AWE_EINVAL, &n->loc, "run.max_steps: expected a whole number of "
+                      "steps, got %s", awe_num_str(r->max_steps).s);
   }
   const awe_ynode *vi = awe_ymap_get(run, "vsm_interval"), *vd = awe_ymap_get(run, "vsm_dt");
   if (vi && vd && vi->kind != AWE_Y_NULL && vd->kind != AWE_Y_NULL)

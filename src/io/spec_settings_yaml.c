@@ -215,11 +215,12 @@ static awe_status vsm_ranges(const awe_vsm_settings *v, const awe_ynode *w0, con
   if ((n = awe_ymap_get(ss, "relaxation_factor")) &&
       !(v->relaxation_factor > 0 && v->relaxation_factor <= 1))
     return awe_err_at(err, AWE_EINVAL, &n->loc,
-                      "solver_settings.relaxation_factor = %g is out of range (0, 1]",
-                      v->relaxation_factor);
+                      "solver_settings.relaxation_factor = %s is out of range (0, 1]",
+                      awe_num_str(v->relaxation_factor).s);
   if ((n = awe_ymap_get(ss, "rtol")) && !(v->rtol > 0 && v->rtol < 1))
     return awe_err_at(err, AWE_EINVAL, &n->loc,
-                      "solver_settings.rtol = %g is out of range (0, 1)", v->rtol);
+                      "solver_settings.rtol = %s is out of range (0, 1)",
+                      awe_num_str(v->rtol).s);
   if ((n = awe_ymap_get(ss, "max_iterations")) && v->max_iterations < 1)
     return awe_err_at(err, AWE_EINVAL, &n->loc,
                       "solver_settings.max_iterations = %d must be >= 1", v->max_iterations);

@@ -81,8 +81,8 @@ static awe_status check_points(const awe_model *m, const awe_spec *s, awe_diag *
         return awe_err_at(err, AWE_EINVAL, PL, "point '%s': position is not finite", nm);
       if (fabs(m->point_pos_cad[3 * i + k]) > 1e7)
         return awe_err_at(err, AWE_EINVAL, PL,
-                          "point '%s': pos_cad %g m is out of range (|x| <= 1e7 m)", nm,
-                          m->point_pos_cad[3 * i + k]);
+                          "point '%s': pos_cad %s m is out of range (|x| <= 1e7 m)", nm,
+                          awe_num_str(m->point_pos_cad[3 * i + k]).s);
       if (m->point_bfd[3 * i + k] < 0 || m->point_wfd[3 * i + k] < 0)
         return awe_err_at(err, AWE_EINVAL, PL,
                           "point '%s': body/world_frame_damping must be >= 0", nm);
@@ -94,8 +94,8 @@ static awe_status check_points(const awe_model *m, const awe_spec *s, awe_diag *
       return awe_err_at(err, AWE_EINVAL, PL, "point '%s': drag_coeff %g must be >= 0", nm,
                         m->point_cd[i]);
     if (m->point_extra_mass[i] > 1e9)
-      return awe_err_at(err, AWE_EINVAL, PL, "point '%s': extra_mass %g kg is out of range "
-                        "(<= 1e9 kg)", nm, m->point_extra_mass[i]);
+      return awe_err_at(err, AWE_EINVAL, PL, "point '%s': extra_mass %s kg is out of range "
+                        "(<= 1e9 kg)", nm, awe_num_str(m->point_extra_mass[i]).s);
   }
   /* points that nothing touches are legal but usually a typo */
   unsigned char *used = calloc((size_t)m->npoint + 1, 1);  /* one pass, not points x segments */
@@ -142,7 +142,8 @@ static awe_status check_segments(const awe_model *m, const awe_spec *s, awe_diag
     double cf = m->segment_compression_frac[i];
     if (!(cf >= 0 && cf <= 1))
       return awe_err_at(err, AWE_EINVAL, loc,
-                        "segment '%s': compression_frac %g is out of range (0 ... 1)", nm, cf);
+                        "segment '%s': compression_frac %s is out of range (0 ... 1)", nm,
+                        awe_num_str(cf).s);
     if (m->segment_density[i] < 0)
       return awe_err_at(err, AWE_EINVAL, loc, "segment '%s': density %g kg/m^3 must be >= 0", nm,
                         m->segment_density[i]);
@@ -333,8 +334,8 @@ static awe_status check_wings(const awe_model *m, const awe_spec *s, awe_diag *w
     const awe_loc *loc = &s->structure.groups[g].loc;
     const char *nm = m->group_name[g];
     if (!(m->group_moment_frac[g] >= 0 && m->group_moment_frac[g] <= 1))
-      return awe_err_at(err, AWE_EINVAL, loc, "group '%s': moment_frac %g is out of range (0 ... 1)",
-                        nm, m->group_moment_frac[g]);
+      return awe_err_at(err, AWE_EINVAL, loc, "group '%s': moment_frac %s is out of range (0 ... 1)",
+                        nm, awe_num_str(m->group_moment_frac[g]).s);
     if (m->group_damping[g] < 0)
       return awe_err_at(err, AWE_EINVAL, loc, "group '%s': damping %g must be >= 0", nm,
                         m->group_damping[g]);
@@ -419,17 +420,20 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
                       "environment.z0 = %g m must be in (0, h_ref) for the LOG profile", st->z0);
   if (st->rho_0 < 0 || st->rho_0 > 100)
     return awe_err_at(err, AWE_EINVAL, setting_loc(s, "rho_0", &fb),
-                      "environment.rho_0 = %g kg/m^3 is out of range (0 ... 100)", st->rho_0);
+                      "environment.rho_0 = %s kg/m^3 is out of range (0 ... 100)",
+                      awe_num_str(st->rho_0).s);
   if (st->temp_ref <= -273.15)
     return awe_err_at(err, AWE_EINVAL, setting_loc(s, "temp_ref", &fb),
                       "environment.temp_ref = %g degC is below absolute zero", st->temp_ref);
   if (m->env.v_wind < 0 || m->env.v_wind > 1000)
     return awe_err_at(err, AWE_EINVAL,
                       setting_loc(s, st->use_wind_vec ? "wind_vec" : "v_wind", &fb),
-                      "environment.v_wind = %g m/s is out of range (0 ... 1000)", m->env.v_wind);
+                      "environment.v_wind = %s m/s is out of range (0 ... 1000)",
+                      awe_num_str(m->env.v_wind).s);
   if (!isfinite(m->env.g) || fabs(m->env.g) > 1000)
     return awe_err_at(err, AWE_EINVAL, setting_loc(s, "g_earth", &fb),
-                      "system.g_earth = %g m/s^2 is out of range (-1000 ... 1000)", m->env.g);
+                      "system.g_earth = %s m/s^2 is out of range (-1000 ... 1000)",
+                      awe_num_str(m->env.g).s);
   if (st->sample_freq < 0)
     return awe_err_at(err, AWE_EINVAL, setting_loc(s, "sample_freq", &fb),
                       "system.sample_freq = %g Hz must be >= 0", st->sample_freq);
@@ -454,8 +458,9 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
     double v = *(const double *)((const char *)st + fl[i].offset);
     if (!(v >= 0) || !isfinite(v))
       return awe_err_at(err, AWE_EINVAL, setting_loc(s, phys[k], &fb),
-                        "%s.%s = %g %s is out of range (allowed: >= 0; checked even where the "
-                        "model does not use it)", fl[i].section, phys[k], v, fl[i].unit);
+                        "%s.%s = %s %s is out of range (allowed: >= 0; checked even where the "
+                        "model does not use it)", fl[i].section, phys[k], awe_num_str(v).s,
+                        fl[i].unit);
   }
   static const char *const damp[] = {"axial_damping", "rel_damping"};
   for (int k = 0; k < AWE_ARRLEN(damp); k++) {
@@ -482,6 +487,21 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
   if (o->duration / o->dt > 1e9)
     return awe_err_at(err, AWE_EINVAL, ldur, "run.duration / run.dt = %g log steps is too many "
                       "(at most 1e9)", o->duration / o->dt);
+  /* log instants are integrator stops, resolved like controller samples to 1 us; the settling's
+   * step limit (run.max_step) defaults to dt as well */
+  const awe_loc *ldt = r->dt_loc.file ? &r->dt_loc : ldur;
+  if (o->dt < 1e-6)
+    return awe_err_at(err, AWE_EINVAL, ldt, "run.dt = %s s is out of range (allowed: >= 1e-06 s, "
+                      "the resolution of the integrator's stops at log instants)%s",
+                      awe_num_str(o->dt).s, r->dt_loc.file ? "" : " (dt = 1/system.sample_freq)");
+  double rows = o->duration / o->dt, settle = 0.0;
+  if (o->steady_state)
+    settle = (o->steady_state_time > 0 ? o->steady_state_time : AWE_RUN_STEADY_TIME) / o->max_step;
+  if (rows > 1e7 || settle > 1e7)
+    awe_warn(w, ldt, "run.dt = %s s: %.3g log rows for run.duration = %s s and at least %.3g "
+             "settling steps (run.max_step = %s s): a long run and a large log; a longer run.dt "
+             "(or run.max_step for the settling) is cheaper", awe_num_str(o->dt).s, rows,
+             awe_num_str(o->duration).s, settle, awe_num_str(o->max_step).s);
   return AWE_OK;
 }
 
@@ -494,11 +514,11 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, 
                        f, v->n_panels);
   if (!(v->relaxation_factor > 0 && v->relaxation_factor <= 1))
     return awe_err_set(err, AWE_EINVAL,
-                       "%s: solver_settings.relaxation_factor = %g is out of range (0, 1]", f,
-                       v->relaxation_factor);
+                       "%s: solver_settings.relaxation_factor = %s is out of range (0, 1]", f,
+                       awe_num_str(v->relaxation_factor).s);
   if (!(v->rtol > 0 && v->rtol < 1))
-    return awe_err_set(err, AWE_EINVAL, "%s: solver_settings.rtol = %g is out of range (0, 1)", f,
-                       v->rtol);
+    return awe_err_set(err, AWE_EINVAL, "%s: solver_settings.rtol = %s is out of range (0, 1)", f,
+                       awe_num_str(v->rtol).s);
   if (v->max_iterations < 1)
     return awe_err_set(err, AWE_EINVAL, "%s: solver_settings.max_iterations = %d must be >= 1", f,
                        v->max_iterations);

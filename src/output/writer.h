@@ -58,7 +58,7 @@
 /* Final run status written to the HDF5 root attribute `status`. */
 typedef enum {
   AWE_RUN_COMPLETE = 0,  /* "complete" */
-  AWE_RUN_INTERRUPTED,   /* "interrupted" (SIGINT/SIGTERM) */
+  AWE_RUN_INTERRUPTED,   /* "interrupted" (a stop signal; the CSV reader gone) */
   AWE_RUN_FAILED,        /* "failed", with root attribute `error` */
   AWE_RUN_CRASHED        /* "crashed": a wing hit the ground (solve/sim.h awe_crash), with
                             root attributes crash_wing, crash_point, crash_time, ... */

@@ -3,7 +3,8 @@
  * A run must end, and end for a reason it can name. Every loop that can spend time (the
  * integrator's steps and right-hand-side calls, the steady-state settling and its Newton
  * polish, the linearization's perturbations) polls one awe_guard, which trips on
- *   a signal        the CLI's handler stores SIGINT/SIGTERM in a volatile sig_atomic_t it owns
+ *   a signal        the CLI's handler stores the stop signal (SIGINT, SIGTERM, SIGHUP...) in a
+ *                   volatile sig_atomic_t it owns
  *                   (C11 7.14.1.1: the one object a handler may write); the guard only reads it
  *   wall time       run.max_wall_time [s] (default: none), counted from awe_guard_init
  *   steps           run.max_steps integrator steps, accepted and rejected (default 1e9)
@@ -25,7 +26,7 @@
 
 typedef enum {
   AWE_GUARD_OK = 0,
-  AWE_GUARD_SIGNAL,     /* SIGINT/SIGTERM */
+  AWE_GUARD_SIGNAL,     /* a stop signal (SIGINT, SIGTERM, SIGHUP, ...) */
   AWE_GUARD_WALL,       /* run.max_wall_time */
   AWE_GUARD_STEPS,      /* run.max_steps */
   AWE_GUARD_STEP_SIZE,  /* step size below the floor */

@@ -181,3 +181,14 @@ const char *awe_closest(const char *word, const char *const *cands, int n) {
   }
   return best;
 }
+
+
+awe_num_text awe_num_str(double v) {
+  awe_num_text t;
+  /* from %g's 6 digits up: 600 stays "600", not the shorter "6e+02" */
+  for (int p = 6; p <= 17; p++) {
+    snprintf(t.s, sizeof(t.s), "%.*g", p, v);
+    if (strtod(t.s, NULL) == v || v != v) break;
+  }
+  return t;
+}

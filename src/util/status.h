@@ -64,6 +64,14 @@ awe_status awe_err_at(awe_err *err, awe_status code, const awe_loc *loc, const c
 #define AWE_PATH_SHOW 200
 const char *awe_path_short(const char *path, char *buf, size_t n);
 
+/* The shortest of "%.6g" ... "%.17g" that reads back as v: a value in a message shows every
+ * digit that matters (0.1000001 is not printed as 0.1) and no noise (0.1 stays 0.1).
+ * Returned in a struct so that it can be an argument: printf("%s", awe_num_str(v).s). */
+typedef struct {
+  char s[32];
+} awe_num_text;
+awe_num_text awe_num_str(double v);
+
 /* Format "file:line:col" (or "file" or "<unknown>") into buf. */
 void awe_loc_format(const awe_loc *loc, char *buf, size_t n);
 
