@@ -49,8 +49,13 @@ check "a file that is not HDF5 exits 65" exit_is 65 $R "$tmp/bad.h5"
 check "--speed 9 exits 2" exit_is 2 $R "$tmp/bad.h5" --mp4 "$tmp/x.mp4" --speed 9
 
 # ---- the page ----
-"$AWESIM" simulate scenarios/v3_figure_eight.yaml --set run.duration=8 -o "$tmp/f8.h5" \
-  >/dev/null 2>"$tmp/sim.err" || { echo "FAIL simulate"; cat "$tmp/sim.err"; }
+if ! "$AWESIM" simulate scenarios/v3_figure_eight.yaml --set run.duration=8 -o "$tmp/f8.h5" \
+  >/dev/null 2>"$tmp/sim.err"; then
+  echo "FAIL simulate (the rest needs its log)"
+  head -5 "$tmp/sim.err"
+  echo "$pass passed, $((fail + 1)) failed"
+  exit 1
+fi
 $R "$tmp/f8.h5" -o "$tmp/f8.html" >"$tmp/made" 2>"$tmp/made.err"
 check "the replay is written" test -s "$tmp/f8.html"
 check "95 segments and 9 panels" grep -q "161 of 161 rows, 44 points, 95 segments, 9 panels" \
@@ -78,6 +83,8 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
   echo "skipped: the browser checks (chromium not installed; tools/install-deps installs it)"
 else
+  # one run writes both the DOM and the screenshot; the canvas has a fixed size (#w=&h=) since
+  # the viewport of --dump-dom is smaller than the window
   browse() {  # URL-fragment, then options: writes the DOM to stdout, the log to $tmp/console
     frag=$1
     shift
@@ -86,10 +93,8 @@ else
       "file://$tmp/f8.html#$frag&w=800&h=560" 2>>"$tmp/console"
   }
   : >"$tmp/console"
-  browse "t=2" --dump-dom >"$tmp/dom2"
-  browse "t=6" --dump-dom >"$tmp/dom6"
-  (cd "$tmp" && browse "t=2" --screenshot="$tmp/a.png" >/dev/null)
-  (cd "$tmp" && browse "t=6" --screenshot="$tmp/b.png" >/dev/null)
+  browse "t=2" --dump-dom --screenshot="$tmp/a.png" >"$tmp/dom2"
+  browse "t=6" --dump-dom --screenshot="$tmp/b.png" >"$tmp/dom6"
   check "the page loads with no console message" sh -c "! grep -E 'CONSOLE|Uncaught' '$tmp/console'"
   printf '<html><body><script>undefinedFn();</script></body></html>' >"$tmp/throw.html"
   "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" \

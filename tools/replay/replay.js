@@ -64,7 +64,7 @@
   const cam = { yaw: -115 * deg, pitch: 18 * deg, dist: 0, target: center.slice() };
   function resetView() {
     cam.yaw = -115 * deg; cam.pitch = 18 * deg;
-    cam.dist = 0.62 * size / Math.tan(fov / 2);
+    cam.dist = 0.7 * size / Math.tan(fov / 2);
     cam.target = center.slice();
   }
   resetView();
@@ -144,7 +144,7 @@
     // wind arrow on the ground, upwind of the ground station, pointing downwind
     const ud = DATA.upwind_dir * deg, wd = [-Math.sin(ud), -Math.cos(ud), 0];
     const base = DATA.static.length ? P(DATA.static[0]) : [0, 0, 0];
-    const al = 0.15 * size, a0 = [base[0] + wd[1] * al * 0.5, base[1] - wd[0] * al * 0.5, 0];
+    const al = 0.15 * size, a0 = [base[0] - wd[1] * al * 0.5, base[1] + wd[0] * al * 0.5, 0];
     const a1 = [a0[0] + wd[0] * al, a0[1] + wd[1] * al, 0];
     const side = [-wd[1] * al * 0.12, wd[0] * al * 0.12, 0];
     const back = [a1[0] - wd[0] * al * 0.2, a1[1] - wd[1] * al * 0.2, 0];
@@ -154,8 +154,8 @@
     line3(ctx, a1, [back[0] + side[0], back[1] + side[1], 0]);
     line3(ctx, a1, [back[0] - side[0], back[1] - side[1], 0]);
     ctx.stroke();
-    const wl = project(a0);
-    if (wl) { ctx.fillStyle = "#2a8a3a"; ctx.font = "12px sans-serif"; ctx.fillText("wind", wl[0] - 14, wl[1] + 14); }
+    const wl = project(a1);
+    if (wl) { ctx.fillStyle = "#2a8a3a"; ctx.font = "12px sans-serif"; ctx.fillText("wind", wl[0] + 6, wl[1] + 4); }
 
     // the wing's path over the last trailSeconds, fading with age
     const tStart = t - trailSeconds;
