@@ -95,6 +95,12 @@ else
   : >"$tmp/console"
   browse "t=2" --dump-dom --screenshot="$tmp/a.png" >"$tmp/dom2"
   browse "t=6" --dump-dom --screenshot="$tmp/b.png" >"$tmp/dom6"
+  browse "t=2&play=1" --dump-dom --virtual-time-budget=2000 >"$tmp/domplay"
+  check "#play=1 plays: the time advances" "$PY" -c "
+import json, re, sys
+s = json.loads(re.search(r'<pre id=\"status\">(.*?)</pre>', open(sys.argv[1]).read())
+               .group(1).replace('&quot;', '\"'))
+assert s['playing'] and 2 < s['t'] <= 8, s" "$tmp/domplay"
   check "the page loads with no console message" sh -c "! grep -E 'CONSOLE|Uncaught' '$tmp/console'"
   printf '<html><body><script>undefinedFn();</script></body></html>' >"$tmp/throw.html"
   "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" \

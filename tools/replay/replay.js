@@ -286,7 +286,7 @@
   $("speed").value = String(speed);
   $("follow").checked = follow;
 
-  $("play").onclick = () => { playing = !playing; if (playing && t >= tLast) t = tFirst; last = null; draw(); };
+  $("play").onclick = () => { playing = !playing; if (playing && t >= tLast) t = tFirst; last = performance.now(); draw(); };
   $("speed").onchange = (e) => { speed = +e.target.value; };
   $("time").oninput = (e) => { t = tFirst + (tLast - tFirst) * e.target.value / 1000; draw(); };
   $("follow").onchange = (e) => {
@@ -327,11 +327,11 @@
   }, { passive: false });
   window.addEventListener("resize", resize);
 
-  let last = null;
+  let last = performance.now();   // the first frame after play already advances
   function tick(ts) {
     if (playing) {
       if (last !== null) {
-        t += Math.min(0.1, (ts - last) / 1000) * speed;
+        t += Math.min(0.1, Math.max(0, ts - last) / 1000) * speed;
         if (t >= tLast) t = tFirst;   // loop
       }
       last = ts;
