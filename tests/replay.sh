@@ -39,14 +39,15 @@ PY=$(tools/find-python --modules numpy,h5py,matplotlib) || {
   echo "0 passed, 0 failed"
   exit 0
 }
-R="$PY tools/awesim-replay"
+replay() { "$PY" tools/awesim-replay "$@"; }
 
 # ---- usage and input errors ----
-check "--help prints the usage" sh -c "$R --help | grep -q '^usage: awesim-replay LOG.h5'"
-check "a missing log exits 66" exit_is 66 $R "$tmp/none.h5"
+replay --help >"$tmp/help"
+check "--help prints the usage" grep -q '^usage: awesim-replay LOG.h5' "$tmp/help"
+check "a missing log exits 66" exit_is 66 replay "$tmp/none.h5"
 printf 'not hdf5\n' >"$tmp/bad.h5"
-check "a file that is not HDF5 exits 65" exit_is 65 $R "$tmp/bad.h5"
-check "--speed 9 exits 2" exit_is 2 $R "$tmp/bad.h5" --mp4 "$tmp/x.mp4" --speed 9
+check "a file that is not HDF5 exits 65" exit_is 65 replay "$tmp/bad.h5"
+check "--speed 9 exits 2" exit_is 2 replay "$tmp/bad.h5" --mp4 "$tmp/x.mp4" --speed 9
 
 # ---- the page ----
 if ! "$AWESIM" simulate scenarios/v3_figure_eight.yaml --set run.duration=8 -o "$tmp/f8.h5" \
@@ -56,7 +57,7 @@ if ! "$AWESIM" simulate scenarios/v3_figure_eight.yaml --set run.duration=8 -o "
   echo "$pass passed, $((fail + 1)) failed"
   exit 1
 fi
-$R "$tmp/f8.h5" -o "$tmp/f8.html" >"$tmp/made" 2>"$tmp/made.err"
+replay "$tmp/f8.h5" -o "$tmp/f8.html" >"$tmp/made" 2>"$tmp/made.err"
 check "the replay is written" test -s "$tmp/f8.html"
 check "95 segments and 9 panels" grep -q "161 of 161 rows, 44 points, 95 segments, 9 panels" \
   "$tmp/made"
@@ -74,7 +75,7 @@ err = np.abs(pos - ref).max()
 assert err < 1e-4, err
 assert d["static"] == [d["names"].index("ground")], d["static"]
 EOF
-$R "$tmp/f8.h5" -o "$tmp/small.html" --max-mb 0.05 >"$tmp/small.out" 2>"$tmp/small.err"
+replay "$tmp/f8.h5" -o "$tmp/small.html" --max-mb 0.05 >"$tmp/small.out" 2>"$tmp/small.err"
 check "--max-mb decimates" sh -c "grep -q 'kept one row in 3 (55 of 161)' '$tmp/small.err' &&
   grep -q ' 55 of 161 rows' '$tmp/small.out'"
 
@@ -143,7 +144,7 @@ assert changed.sum() > 20, f"only {changed.sum()} pixels changed at the kite"
 print("ground", gx, gy, "kite", st[2]["kite"], "->", st[6]["kite"], "changed", changed.sum())
 EOF
   if command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; then
-    $R "$tmp/f8.h5" --mp4 "$tmp/f8.mp4" --from 2 --to 3 --fps 10 --size 320x180 \
+    replay "$tmp/f8.h5" --mp4 "$tmp/f8.mp4" --from 2 --to 3 --fps 10 --size 320x180 \
       >"$tmp/mp4.out" 2>"$tmp/mp4.err"
     check "--mp4: 11 frames of 320x180" sh -c "ffprobe -v error -count_frames \
       -show_entries stream=width,height,nb_read_frames -of csv=p=0 '$tmp/f8.mp4' |
