@@ -265,19 +265,17 @@
   speed = Math.min(8, Math.max(0.25, num("speed", 1)));
 
   if (q.render) {
-    // video frames for awesim-replay --mp4: draw `count` frames, put them in #frames as JPEGs
+    // video frames for awesim-replay --mp4, which calls awesimFrame(t) over the DevTools
+    // protocol: the frame at time t as a JPEG data URL
     $("bar").style.display = "none";
     W = num("w", 1280); H = num("h", 720);
     canvas.style.width = W + "px"; canvas.style.height = H + "px";
     canvas.width = W; canvas.height = H;
-    const t0 = num("t0", tFirst), dt = num("dt", 0.04), first = num("first", 0);
-    const out = [];
-    for (let k = 0; k < num("count", 1); k++) {
-      t = clampT(t0 + (first + k) * dt);
+    window.awesimFrame = (time) => {
+      t = clampT(time);
       draw();
-      out.push(canvas.toDataURL("image/jpeg", 0.92));
-    }
-    $("frames").textContent = out.join("\n");
+      return canvas.toDataURL("image/jpeg", 0.92);
+    };
     return;
   }
 
