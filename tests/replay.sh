@@ -75,6 +75,11 @@ err = np.abs(pos - ref).max()
 assert err < 1e-4, err
 assert d["static"] == [d["names"].index("ground")], d["static"]
 EOF
+check "a missing --model exits 66" exit_is 66 replay "$tmp/f8.h5" -o "$tmp/m.html" --model "$tmp/no.yaml"
+replay "$tmp/f8.h5" -o "$tmp/m.html" --model models/v3_kite/system.yaml >"$tmp/m.out" 2>&1
+check "--model names the model" grep -q "95 segments, 9 panels" "$tmp/m.out"
+replay "$tmp/f8.h5" -o "$tmp/m.html" --model models/aerostat/system.yaml >"$tmp/m.out" 2>&1
+check "a model without that wing: no panels" grep -q "95 segments, 0 panels" "$tmp/m.out"
 replay "$tmp/f8.h5" -o "$tmp/small.html" --max-mb 0.05 >"$tmp/small.out" 2>"$tmp/small.err"
 check "--max-mb decimates" sh -c "grep -q 'kept one row in 3 (55 of 161)' '$tmp/small.err' &&
   grep -q ' 55 of 161 rows' '$tmp/small.out'"
