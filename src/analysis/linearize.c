@@ -622,6 +622,11 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
     }
     op->steady = 1;
     op->steady_residual = s->steady_residual;
+    if (flags & AWE_OP_TRIM) {
+      st = awe_trim_solve(s, NULL, &op->tr, err);
+      if (st) return st;
+      op->trim = 1;
+    }
   } else {
     op->steady = m->opt.steady_state && t_at == 0.0;
     if (m->opt.steady_state) op->steady_residual = s->steady_residual;
