@@ -645,6 +645,7 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
   memcpy(op->x, s->y, sizeof(double) * (size_t)w->nx);
   memcpy(op->u, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, op->t, op->u);
+  if (op->trim) awe_trim_fold_controllers(&s->ctx, op->u);
 
   if (op->steady && (flags & AWE_OP_HOLD_TORQUE) && m->nwinch > 0) {
     awe_ctx c = awe_ctx_make(m, w, op->u);

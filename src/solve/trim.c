@@ -15,6 +15,11 @@
 #include "util/kite_frames.h"
 
 
+void awe_trim_fold_controllers(const awe_ctx *c, double *u) {
+  for (int j = 0; j < c->nadd; j++) u[c->add_idx[j]] += awe_ctx_add(c, j, 0.0);
+}
+
+
 int awe_trim_residual(awe_sim *s, awe_trim_result *r) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
@@ -363,7 +368,9 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
   if (!u0) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   memcpy(u0, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, 0.0, u0);
+  awe_trim_fold_controllers(&s->ctx, u0);
   awe_ctx saved = s->ctx;
+  s->ctx.nadd = 0;
   s->ctx.u = u0;
   s->ctx.sig = NULL;
   s->ctx.nsig = 0;

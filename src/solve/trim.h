@@ -62,6 +62,10 @@ typedef struct {
 awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *spec, awe_trim_result *r,
                           awe_err *err);
 
+/* Add the controllers' held outputs at t = 0 to the inputs u: the trim is that of the open-loop
+ * plant with the controllers' outputs frozen (as linearize sees it). */
+void awe_trim_fold_controllers(const awe_ctx *c, double *u);
+
 /* The residuals of r at s->y with s->u (winches braked, no sphere hold), using the wings'
  * current aerodynamic models. GSL status. */
 int awe_trim_residual(awe_sim *s, awe_trim_result *r);
