@@ -125,6 +125,15 @@ static void print_point(const awe_sim *s, const awe_trim_spec *ts, const awe_tri
     const char *var = v->var;
     int want = 0;
     for (size_t k = 0; k < AWE_ARRLEN(show); k++) want |= !strcmp(var, show[k]);
+    /* without a wing: where the moving points hang */
+    if (m->nwing == 0 && !strcmp(v->group, "points") && !strcmp(var, "pos") &&
+        m->point_type[v->comp_index] != AWE_PT_STATIC) {
+      for (int k = 0; k < v->dim; k++) {
+        awe_var_scalar_name(v, k, name, sizeof(name));
+        printf("%-40s %17.12g %s\n", name, s->yout[v->offset + k], v->unit);
+      }
+      continue;
+    }
     if (!want || v->dim != 1) continue;
     if (!strcmp(var, "force") && strcmp(v->group, "tethers") && strcmp(v->group, "winches"))
       continue;

@@ -380,7 +380,10 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
   awe_steady_io io = {m, w, s->it, &s->ctx, &s->guard, s->y, u0, s->dydt, NAN, NAN, 0};
 
   awe_status rc = free_trim(s, &io, r, err);
-  if (rc == AWE_OK && ts && ts->ntrim > 0) rc = hold_solve(s, &io, ts, u0, r, err);
+  if (rc == AWE_OK && ts && ts->ntrim > 0) {
+    rc = hold_solve(s, &io, ts, u0, r, err);
+    if (rc == AWE_OK) rc = free_trim(s, &io, r, err); /* polish at the final trim inputs */
+  }
   if (rc == AWE_OK && ts)
     for (int j = 0; j < ts->ntrim; j++) s->u[ts->trim_u[j]] = u0[ts->trim_u[j]];
   s->ctx = saved;
