@@ -542,7 +542,7 @@ static void print_table(const job *j, const char *uname, const char *uunit) {
   const awe_model *m = j->m;
   const options *o = &j->o;
   printf("# step of %s by %g %s at %s", uname, o->amplitude, uunit,
-         j->op.steady ? "the steady state" : "t =");
+         j->op.trim ? "the trim" : j->op.steady ? "the steady state" : "t =");
   if (!j->op.steady) printf(" %.9g s", j->op.t);
   printf("; %g s, dt %g s; settling band %g %%\n", (double)j->nsteps * j->dt, j->dt, o->band);
   printf("%-32s %-8s %-12s %-12s %-12s %-12s %-12s %-12s %-12s", "output", "unit", "initial",
