@@ -11,6 +11,8 @@
 #     reports its unstable lateral modes (0.469 1/s; 0.567 +- 2.536i 1/s);
 #   - step-response --compare-linear: a 5 mm steering step, linear within 5 % of the largest
 #     change of azimuth and heading over 2 s;
+#   - a held output: --trim segments.kcu_steering_left.l0 --hold wings.main_wing.azimuth=3
+#     reaches 3 deg with the tape 5.997 cm shorter, residual <= 1e-6;
 #   - bad input: a trim variable that is not an input, a held output that is not a channel, an
 #     elevation hold of 95 deg, a hold without a trim variable: exit 2 with a message.
 AWESIM=${AWESIM:-./awesim}
@@ -64,6 +66,18 @@ if le "$(rel "$out")" 1e-9 && le "$(awk -v f="$f" -v e="$exp" 'BEGIN { d = (f - 
   ok
 else
   bad "hanging tether trim: winch force $f N, expected $exp N" "$out"
+fi
+
+# a held output: the steering offset that holds the kite at 3 deg azimuth
+out=$("$AWESIM" trim -q $P --trim segments.kcu_steering_left.l0 --hold wings.main_wing.azimuth=3 2>&1)
+rc=$?
+az=$(val "$out" wings.main_wing.azimuth)
+if [ $rc -eq 0 ] && le "$(rel "$out")" 1e-6 &&
+  le "$(awk -v a="$az" 'BEGIN { d = a - 3; print (d < 0 ? -d : d) }')" 1e-6 &&
+  echo "$out" | grep -qE '^segments\.kcu_steering_left\.l0 +-0\.0599[0-9]* m \(trim input\)'; then
+  ok
+else
+  bad "trim holding azimuth 3 deg: rc $rc" "$out"
 fi
 
 # linearize from the trim: no options needed, the unstable lateral modes reported

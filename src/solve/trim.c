@@ -384,9 +384,16 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
     rc = hold_solve(s, &io, ts, u0, r, err);
     if (rc == AWE_OK) rc = free_trim(s, &io, r, err); /* polish at the final trim inputs */
   }
-  if (rc == AWE_OK && ts)
-    for (int j = 0; j < ts->ntrim; j++) s->u[ts->trim_u[j]] = u0[ts->trim_u[j]];
   s->ctx = saved;
+  /* the base inputs of the trim variables: without the controllers' outputs folded in */
+  if (rc == AWE_OK && ts)
+    for (int j = 0; j < ts->ntrim; j++) {
+      int k = ts->trim_u[j];
+      double add = 0.0;
+      for (int q = 0; q < s->ctx.nadd; q++)
+        if (s->ctx.add_idx[q] == k) add += awe_ctx_add(&s->ctx, q, 0.0);
+      s->u[k] = u0[k] - add;
+    }
   s->ctx.u = s->u;
   free(u0);
   awe_integrator_reset(s->it);
