@@ -13,6 +13,8 @@
 #     change of azimuth and heading over 2 s;
 #   - a held output: --trim segments.kcu_steering_left.l0 --hold wings.main_wing.azimuth=3
 #     reaches 3 deg with the tape 5.997 cm shorter, residual <= 1e-6;
+#   - trim -o FILE, linearize --from FILE: the same unstable mode; a file of another model
+#     (exit 65) and a missing file (exit 66) are refused;
 #   - bad input: a trim variable that is not an input, a held output that is not a channel, an
 #     elevation hold of 95 deg, a hold without a trim variable: exit 2 with a message.
 AWESIM=${AWESIM:-./awesim}
@@ -102,6 +104,23 @@ for c in azimuth heading; do
   e=$(echo "$out" | awk -v n="wings.main_wing.$c" '$1 == n { print $10 }')
   le "$e" 5 && ok || bad "step 5 mm: $c linear error $e % > 5 %" "$out"
 done
+
+# the trim as a file: linearize --from gives the same modes without solving again
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+"$AWESIM" trim -q $P -o "$T/t.h5" >/dev/null 2>&1
+out=$("$AWESIM" linearize $P --from "$T/t.h5" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -qE '^ +[0-9]+ +0\.469105 +0 .* unstable' &&
+  le "$(echo "$out" | sed -n 's/^awesim: trim: relative residual \([^ ]*\) .*/\1/p')" 1e-6; then
+  ok
+else
+  bad "linearize --from trim.h5: rc $rc" "$out"
+fi
+out=$("$AWESIM" linearize -q scenarios/pendulum.yaml --from "$T/t.h5" 2>&1)
+[ $? -eq 65 ] && echo "$out" | grep -q 'a trim of another model' && ok || bad "--from of another model" "$out"
+out=$("$AWESIM" step-response -q $P --from "$T/none.h5" --input segments.kcu_steering_left.l0 --amplitude 0.01 2>&1)
+[ $? -eq 66 ] && echo "$out" | grep -q 'none.h5: No such file' && ok || bad "--from a missing file" "$out"
 
 # bad input
 expect_usage() {

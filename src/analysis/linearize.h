@@ -149,7 +149,9 @@ awe_status awe_lin_default_outputs(const awe_model *m, awe_lin_chan **out, int *
 
 enum {
   AWE_OP_HOLD_TORQUE = 1u << 0, /* steady state: unscheduled winch torques := holding torque */
-  AWE_OP_TRIM = 1u << 1         /* steady state: continued to the free trim (solve/trim.h) */
+  AWE_OP_TRIM = 1u << 1,        /* steady state: continued to the free trim (solve/trim.h) */
+  AWE_OP_GIVEN = 1u << 2        /* s started, s->y and s->u hold a trim (a --from file): taken
+                                   as it is (t_at ignored) */
 };
 
 typedef struct {

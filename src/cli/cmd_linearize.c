@@ -41,6 +41,7 @@ static const char linearize_usage[] =
     "  --op trim|steady        without --at: the free trim (default with a wing) or the\n"
     "                          steady state with the wings held on their spheres (the\n"
     "                          behaviour before the trim existed)\n"
+    "  --from TRIM.h5          operating point: a trim written by `awesim trim -o`\n"
     "  --tol R                 equilibrium tolerance on ||dx/dt||_2 (default 1e-6)\n"
     "  --allow-nonequilibrium  linearize even when the residual exceeds the tolerance\n"
     "  --keep-torque           keep the scenario's winch torques (default after the steady\n"
@@ -69,7 +70,7 @@ static const char linearize_usage[] =
     "input, 66 missing input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
 
 typedef struct {
-  const char *scenario, *out, *lin, *csv, *inputs, *outputs, *op;
+  const char *scenario, *out, *lin, *csv, *inputs, *outputs, *op, *from;
   int want_csv, quiet, allow, keep_torque, nset, no_modes;
   double at, tol, zero_tol;
   const char **sets;
@@ -97,6 +98,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--at", NULL, AWE_CLI_NUM, &o->at, NULL},
       {"--tol", NULL, AWE_CLI_NUM, &o->tol, NULL},
       {"--op", NULL, AWE_CLI_STR, &o->op, NULL},
+      {"--from", NULL, AWE_CLI_STR, &o->from, NULL},
   };
   int rc = awe_cli_parse("linearize", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
                          &o->scenario, linearize_usage);
@@ -178,8 +180,8 @@ int awe_cmd_linearize(int argc, char **argv) {
   const volatile sig_atomic_t *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
-  if (awe_cli_trim_op(sim, o.at, o.keep_torque, o.op && !strcmp(o.op, "steady"), o.quiet, &op,
-                      &err))
+  if (awe_cli_trim_op(sim, o.at, o.keep_torque, o.op && !strcmp(o.op, "steady"), o.from,
+                      o.quiet, &op, &err))
     goto fail;
 
   /* channels */

@@ -48,6 +48,7 @@ static const char step_usage[] =
     "                          awesim trim; the steady state of one without)\n"
     "  --op trim|steady        without --at: the free trim (default with a wing) or the\n"
     "                          steady state with the wings held on their spheres\n"
+    "  --from TRIM.h5          operating point: a trim written by `awesim trim -o`\n"
     "  --duration D            simulated time after the step [s] (default: 2 ln(100/band)\n"
     "                          times the slowest stable time constant of the linearized model,\n"
     "                          within [20 run.dt, min(run.duration, 60 s)]; min(run.duration,\n"
@@ -74,7 +75,7 @@ static const char step_usage[] =
     "invalid input, 66 missing input, 74 output error, 130/143 SIGINT/SIGTERM.\n";
 
 typedef struct {
-  const char *scenario, *out, *input, *outputs, *op;
+  const char *scenario, *out, *input, *outputs, *op, *from;
   int quiet, json, compare, spring, keep_torque, nset, have_amp;
   double at, amplitude, duration, band;
   const char **sets;
@@ -103,6 +104,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--duration", NULL, AWE_CLI_NUM, &o->duration, NULL},
       {"--band", NULL, AWE_CLI_NUM, &o->band, NULL},
       {"--op", NULL, AWE_CLI_STR, &o->op, NULL},
+      {"--from", NULL, AWE_CLI_STR, &o->from, NULL},
   };
   int rc = awe_cli_parse("step-response", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
                          &o->scenario, step_usage);
@@ -633,9 +635,8 @@ int awe_cmd_step_response(int argc, char **argv) {
   j.sim = awe_cli_new_sim(j.m, &j.stop, &err);
   if (!j.sim) goto fail;
   if (awe_cli_trim_op(j.sim, j.o.at, j.o.keep_torque, j.o.op && !strcmp(j.o.op, "steady"),
-                      j.o.quiet, &j.op, &err))
+                      j.o.from, j.o.quiet, &j.op, &err))
     goto fail;
-  if (j.op.trim) j.sim->ctx.nadd = 0; /* the controllers' outputs are in the trim's inputs */
 
   if (j.o.spring) {
     if (j.o.out && !j.o.quiet)

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "engine/outputs.h"
+#include "model/input_signal.h"
+#include "output/trim_file.h"
 #include "solve/trim.h"
 
 static const char trim_usage[] =
@@ -34,6 +36,8 @@ static const char trim_usage[] =
     "  --hold OUTPUT=VALUE     hold an output channel at VALUE (its unit; angles in degrees),\n"
     "                          e.g. 'wings.main_wing.elevation=60'; repeatable\n"
     "  --tol R                 relative residual accepted (default 1e-6)\n"
+    "  -o FILE.h5              write the trim (state, inputs, residual) for\n"
+    "                          `linearize --from` and `step-response --from`\n"
     "  --set KEY.PATH=VALUE    override a scenario key (repeatable)\n"
     "  -q, --quiet             no notes or warnings on stderr (errors only)\n"
     "  -h, --help              show this help\n"
@@ -44,7 +48,7 @@ static const char trim_usage[] =
     "66 missing input, 130/143 interrupted by SIGINT/SIGTERM.\n";
 
 typedef struct {
-  const char *scenario;
+  const char *scenario, *out;
   int quiet, nset, ntrim, nhold;
   double tol;
   const char **sets, **trims, **holds;
@@ -64,6 +68,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--trim", NULL, AWE_CLI_LIST, o->trims, &o->ntrim},
       {"--hold", NULL, AWE_CLI_LIST, o->holds, &o->nhold},
       {"--tol", NULL, AWE_CLI_NUM, &o->tol, NULL},
+      {"--output", "-o", AWE_CLI_STR, &o->out, NULL},
   };
   int rc = awe_cli_parse("trim", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
                          &o->scenario, trim_usage);
@@ -76,11 +81,18 @@ static int parse_args(int argc, char **argv, options *o) {
 }
 
 
-awe_status awe_cli_trim_op(awe_sim *sim, double at, int keep_torque, int steady_only, int quiet,
-                           awe_op *op, awe_err *err) {
+awe_status awe_cli_trim_op(awe_sim *sim, double at, int keep_torque, int steady_only,
+                           const char *from, int quiet, awe_op *op, awe_err *err) {
   unsigned f = keep_torque ? 0u : AWE_OP_HOLD_TORQUE;
   if (isnan(at) && !steady_only && sim->m->nwing > 0) f |= AWE_OP_TRIM;
+  if (from) {
+    AWE_TRY(awe_sim_start(sim, err));
+    AWE_TRY(awe_trim_read_h5(from, sim->m, sim->y, sim->u, err));
+    sim->ctx.nadd = 0; /* the file's inputs hold the controllers' outputs */
+    f |= AWE_OP_GIVEN;
+  }
   AWE_TRY(awe_op_find(sim, at, f, op, err));
+  if (op->trim) sim->ctx.nadd = 0; /* the controllers' outputs are in op->u */
   awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
   if (!quiet && op->nheld)
     fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "
@@ -211,6 +223,7 @@ int awe_cmd_trim(int argc, char **argv) {
                 o.nhold, o.ntrim);
     goto fail_usage;
   }
+  if (o.out && awe_cli_check_output(o.out, 0, &err)) goto fail;
   const volatile sig_atomic_t *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
@@ -224,6 +237,21 @@ int awe_cmd_trim(int argc, char **argv) {
   awe_outputs_eval(&c, 0.0, sim->y, sim->dydt, sim->yout);
   awe_trim_residual(sim, &r);
   print_point(sim, &ts, &r);
+  if (o.out) {
+    /* the inputs as the trim saw them: scheduled ones at t = 0, the controllers' outputs in */
+    double *ue = malloc(sizeof(double) * ((size_t)sim->w->nu + 1));
+    if (!ue) {
+      awe_err_set(&err, AWE_ENOMEM, "out of memory");
+      goto fail;
+    }
+    memcpy(ue, sim->u, sizeof(double) * (size_t)sim->w->nu);
+    awe_signals_apply(m->signals, m->nsignal, 0.0, ue);
+    awe_trim_fold_controllers(&sim->ctx, ue);
+    awe_status ws = awe_trim_write_h5(o.out, m, sim->y, ue, r.rel, r.force, r.force_ref,
+                                      spec->scenario_text, &err);
+    free(ue);
+    if (ws) goto fail;
+  }
   if (!(r.rel <= o.tol)) {
     fprintf(stderr, "awesim: error: the trim did not converge: relative residual %.3g > %.3g\n",
             r.rel, o.tol);
