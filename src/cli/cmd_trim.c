@@ -93,6 +93,10 @@ awe_status awe_cli_trim_op(awe_sim *sim, double at, int keep_torque, int steady_
   }
   AWE_TRY(awe_op_find(sim, at, f, op, err));
   if (op->trim) sim->ctx.nadd = 0; /* the controllers' outputs are in op->u */
+  if (op->trim && !from && !(op->tr.rel <= 1e-6) && !quiet)
+    fprintf(stderr, "awesim: warning: the trim did not converge: relative residual %.3g (max "
+                    "|m a| %.3g N); --op steady gives the steady state with the wings held on "
+                    "their spheres\n", op->tr.rel, op->tr.force);
   awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
   if (!quiet && op->nheld)
     fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "

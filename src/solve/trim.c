@@ -220,6 +220,13 @@ static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, a
   double best = INFINITY;
   double *yb = malloc(sizeof(double) * ((size_t)s->w->nx + 1));
   if (!yb) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  /* the start is a candidate too: a polish that wanders off (a particle wing folding) must not
+   * return a worse state than it was given */
+  if (s->w->aero) awe_rhs_aero_refresh(&s->ctx, 0.0, s->y);
+  if (awe_trim_residual(s, r) == GSL_SUCCESS && isfinite(r->rel)) {
+    best = r->rel;
+    memcpy(yb, s->y, sizeof(double) * (size_t)s->w->nx);
+  }
   for (int k = 0; k < 6; k++) {
     r->polish_iters += k == 0 ? awe_steady_polish(io) : newton(s, 60);
     if (s->guard.why) {
@@ -232,7 +239,10 @@ static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, a
       free(yb);
       return awe_err_set(err, AWE_ENOCONV, "trim: the state cannot be evaluated");
     }
-    if (!(r->rel < best)) break;
+    if (!(r->rel < best)) {
+      if (k > 0) break; /* the polish may pass through worse states: Newton gets its turn */
+      continue;
+    }
     best = r->rel;
     memcpy(yb, s->y, sizeof(double) * (size_t)s->w->nx);
     if (r->rel < 1e-12) break;
