@@ -15,11 +15,19 @@
  * rigid-wing centre and orientation (three rotations: elevation, azimuth and heading free)
  * and every particle-wing point free; velocities zero; winches braked (a steady reel-out is an
  * equilibrium only in a frame that moves with the tether length; the trim does not solve it:
- * the winches are braked, and linearize then gives the braked winch its holding torque). The
- * wings' aerodynamic models are refreshed (a fresh VSM solve) at every polish iterate near
- * convergence and again at the end, and the polish is repeated (an outer fixed point, at most
- * 6 times) until the residual with the loads of a fresh solve at the final point stops
- * improving.
+ * the winches are braked, and linearize then gives the braked winch its holding torque). Then
+ * Newton's method (the integrator's Jacobian, a line search and a Levenberg shift, the step's
+ * rigid rotation about the ground station applied exactly) with the wings' aerodynamics solved
+ * afresh (VSM) at every point, repeated at most 5 times while the residual with the loads of a
+ * fresh solve keeps improving. The state returned is the best one seen, the settled start
+ * included. The controllers' outputs at t = 0 are frozen into the inputs (the open-loop
+ * plant, as linearize sees it).
+ *
+ * Not solved: the V3 kite (a particle wing) stops at a relative residual of 2.9e-3 (max |m a|
+ * 4.4 N, azimuth 0.3 deg): its structure is slightly asymmetric (steering_pos_y at y = 0.205 m,
+ * steering_neg_y at -0.2017 m), its lateral motion is nearly neutral (a simulation drifts from
+ * azimuth 0 to 9.5 deg in 60 s), and along the Newton step the residual is far from linear
+ * (10 % of the step: 2800 times the linear prediction's error of a consistent Jacobian).
  *
  * Trim variables: inputs p (scalar indices into u), solved together with the state so that as
  * many held outputs y_h(x, p) reach their values: an outer Newton iteration on
