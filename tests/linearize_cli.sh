@@ -219,16 +219,16 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 
 # --- step-response: default duration, SIGTERM, max_wall_time ------------------------------
 # the parked 2plate kite steered: its scenario's run.duration is 600 s and the integration
-# stalls at 29 s (the kite falls); the default is 2 ln(100/5) x 4.28 s (its slowest stable
-# mode) = 25.7 s, which takes under a second
+# stalls at 29 s (the kite falls); from its trim the default is 2 ln(100/5) x 4.28 s (its
+# slowest stable mode) = 25.65 s, which takes under a second
 t0=$(date +%s%N)
-expect step_default_duration 0 'note: --duration not given: 25\.7 s \(2 ln\(100/5\) x 4\.28 s, the slowest stable mode' \
-  '^# step of segments\.kcu_steering_left\.l0 by 0\.01 m at the steady state; 25\.7 s, dt 0\.05 s' \
+expect step_default_duration 0 'note: --duration not given: 25\.65 s \(2 ln\(100/5\) x 4\.28 s, the slowest stable mode' \
+  '^# step of segments\.kcu_steering_left\.l0 by 0\.01 m at the trim; 25\.65 s, dt 0\.05 s' \
   -- step-response scenarios/2plate_parked.yaml --input segments.kcu_steering_left.l0 \
   --amplitude 0.01
 ms=$((($(date +%s%N) - t0) / 1000000))
 echo "  2plate step response without --duration: ${ms} ms"
-expect step_duration_json 0 '"duration": 25\.7' '"duration_rule": "2 ln' -- step-response \
+expect step_duration_json 0 '"duration": 25\.65' '"duration_rule": "2 ln' -- step-response \
   scenarios/2plate_parked.yaml --input segments.kcu_steering_left.l0 --amplitude 0.01 -q --json \
   --outputs wings.main_wing.heading
 # too many states for the modes (2402): min(run.duration, 60 s) = 1 s, and the matrix

@@ -613,15 +613,25 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
   if (!isnan(t_at) && !(t_at >= 0.0 && isfinite(t_at)))
     return awe_err_set(err, AWE_EUSAGE, "operating point time %g s: must be >= 0", t_at);
   awe_aero_set_jacobian_tol(w, 0.0); /* the VSM Jacobian of the operating point itself */
-  awe_status st = awe_sim_start(s, err);
-  if (st) return st;
-  if (isnan(t_at)) {
+  awe_status st = AWE_OK;
+  if (flags & AWE_OP_GIVEN) {
+    op->steady = op->trim = 1;
+    awe_sim_aero_refresh(s);
+    awe_trim_residual(s, &op->tr);
+  } else if ((st = awe_sim_start(s, err))) {
+    return st;
+  } else if (isnan(t_at)) {
     if (!m->opt.steady_state) {
       st = awe_sim_steady_state(s, m->opt.steady_state_time, err);
       if (st) return st;
     }
     op->steady = 1;
     op->steady_residual = s->steady_residual;
+    if (flags & AWE_OP_TRIM) {
+      st = awe_trim_solve(s, NULL, &op->tr, err);
+      if (st) return st;
+      op->trim = 1;
+    }
   } else {
     op->steady = m->opt.steady_state && t_at == 0.0;
     if (m->opt.steady_state) op->steady_residual = s->steady_residual;
@@ -640,6 +650,7 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
   memcpy(op->x, s->y, sizeof(double) * (size_t)w->nx);
   memcpy(op->u, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, op->t, op->u);
+  if (op->trim && !(flags & AWE_OP_GIVEN)) awe_trim_fold_controllers(&s->ctx, op->u);
 
   if (op->steady && (flags & AWE_OP_HOLD_TORQUE) && m->nwinch > 0) {
     awe_ctx c = awe_ctx_make(m, w, op->u);

@@ -44,6 +44,7 @@
 #include <stddef.h>
 
 #include "solve/sim.h"
+#include "solve/trim.h"
 #include "model/registry.h"
 #include "util/status.h"
 
@@ -147,7 +148,10 @@ awe_status awe_lin_default_outputs(const awe_model *m, awe_lin_chan **out, int *
 /* ---- operating point ---- */
 
 enum {
-  AWE_OP_HOLD_TORQUE = 1u << 0  /* steady state: unscheduled winch torques := holding torque */
+  AWE_OP_HOLD_TORQUE = 1u << 0, /* steady state: unscheduled winch torques := holding torque */
+  AWE_OP_TRIM = 1u << 1,        /* steady state: continued to the free trim (solve/trim.h) */
+  AWE_OP_GIVEN = 1u << 2        /* s started, s->y and s->u hold a trim (a --from file): taken
+                                   as it is (t_at ignored) */
 };
 
 typedef struct {
@@ -156,10 +160,12 @@ typedef struct {
   double *x, *u;     /* [nx], [nu] (owned): state, inputs with the signals frozen at t */
   double steady_residual; /* max |F| of the moving points after the march [N], or NAN */
   int nheld;         /* winch torques set to the holding torque */
+  int trim;          /* 1: the free trim (AWE_OP_TRIM) */
+  awe_trim_result tr;/* its residuals (trim.h) */
 } awe_op;
 
 /* Operating point of s's model: t_at NAN = after the steady-state march (whatever
- * run.steady_state says), otherwise the state at t_at >= 0 of the scenario's simulation
+ * run.steady_state says), continued to the free trim with AWE_OP_TRIM, otherwise the state at t_at >= 0 of the scenario's simulation
  * (which settles first when run.steady_state is set). s is left at the operating point. */
 awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_err *err);
 void awe_op_free(awe_op *op);

@@ -16,6 +16,7 @@ typedef int (*awe_cmd_fn)(int argc, char **argv);
 int awe_cmd_check(int argc, char **argv);
 int awe_cmd_simulate(int argc, char **argv);
 int awe_cmd_linearize(int argc, char **argv);
+int awe_cmd_trim(int argc, char **argv);
 int awe_cmd_step_response(int argc, char **argv);
 int awe_cmd_polar(int argc, char **argv);
 int awe_cmd_sweep(int argc, char **argv);

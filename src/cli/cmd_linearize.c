@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_trim.h"
 #include "output/lin_output.h"
 #include "analysis/linearize.h"
 #include "analysis/modal.h"
@@ -35,7 +36,12 @@ static const char linearize_usage[] =
     "with the largest participation.\n"
     "\n"
     "  --at T                  operating point: the state at time T [s] of a simulation of the\n"
-    "                          scenario (default: after the steady-state march, winches braked)\n"
+    "                          scenario (default: the trim of a model with a wing, see\n"
+    "                          awesim trim; the steady state of one without)\n"
+    "  --op trim|steady        without --at: the free trim (default with a wing) or the\n"
+    "                          steady state with the wings held on their spheres (the\n"
+    "                          behaviour before the trim existed)\n"
+    "  --from TRIM.h5          operating point: a trim written by `awesim trim -o`\n"
     "  --tol R                 equilibrium tolerance on ||dx/dt||_2 (default 1e-6)\n"
     "  --allow-nonequilibrium  linearize even when the residual exceeds the tolerance\n"
     "  --keep-torque           keep the scenario's winch torques (default after the steady\n"
@@ -64,7 +70,7 @@ static const char linearize_usage[] =
     "input, 66 missing input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
 
 typedef struct {
-  const char *scenario, *out, *lin, *csv, *inputs, *outputs;
+  const char *scenario, *out, *lin, *csv, *inputs, *outputs, *op, *from;
   int want_csv, quiet, allow, keep_torque, nset, no_modes;
   double at, tol, zero_tol;
   const char **sets;
@@ -91,12 +97,18 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--set", NULL, AWE_CLI_LIST, o->sets, &o->nset},
       {"--at", NULL, AWE_CLI_NUM, &o->at, NULL},
       {"--tol", NULL, AWE_CLI_NUM, &o->tol, NULL},
+      {"--op", NULL, AWE_CLI_STR, &o->op, NULL},
+      {"--from", NULL, AWE_CLI_STR, &o->from, NULL},
   };
   int rc = awe_cli_parse("linearize", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
                          &o->scenario, linearize_usage);
   if (rc) return rc;
   if (o->at < 0.0) {
     fprintf(stderr, "awesim linearize: --at: the time must be >= 0\n");
+    return 2;
+  }
+  if (o->op && strcmp(o->op, "trim") && strcmp(o->op, "steady")) {
+    fprintf(stderr, "awesim linearize: --op '%s': expected 'trim' or 'steady'\n", o->op);
     return 2;
   }
   if (o->zero_tol < 0.0 || o->zero_tol >= 1.0) {
@@ -168,7 +180,9 @@ int awe_cmd_linearize(int argc, char **argv) {
   const volatile sig_atomic_t *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
-  if (awe_cli_operating_point(sim, o.at, o.keep_torque, o.quiet, &op, &err)) goto fail;
+  if (awe_cli_trim_op(sim, o.at, o.keep_torque, o.op && !strcmp(o.op, "steady"), o.from,
+                      o.quiet, &op, &err))
+    goto fail;
 
   /* channels */
   if (o.inputs) {
@@ -215,7 +229,8 @@ int awe_cmd_linearize(int argc, char **argv) {
     free(dx);
     if (st) goto fail;
     char where[64];
-    if (op.steady) snprintf(where, sizeof(where), "steady state");
+    if (op.trim) snprintf(where, sizeof(where), "trim");
+    else if (op.steady) snprintf(where, sizeof(where), "steady state");
     else snprintf(where, sizeof(where), "t = %.9g s", op.t);
     if (!(res <= o.tol)) {
       if (!o.allow) {
@@ -234,6 +249,9 @@ int awe_cmd_linearize(int argc, char **argv) {
     } else if (!o.quiet) {
       fprintf(stderr, "awesim: operating point: %s, residual ||dx/dt|| = %.3g\n", where, res);
     }
+    if (op.trim && !o.quiet)
+      fprintf(stderr, "awesim: trim: relative residual %.3g (max |m a| %.3g N, reference %.6g "
+                      "N)\n", op.tr.rel, op.tr.force, op.tr.force_ref);
   }
 
   if (awe_linearize(&p, op.x, op.u, &L, &err)) goto fail;
@@ -277,7 +295,7 @@ int awe_cmd_linearize(int argc, char **argv) {
   }
 
   printf("# linear model: %d states, %d inputs, %d outputs; operating point: %s", L.nx, L.nu,
-         L.ny, op.steady ? "steady state" : "simulation");
+         L.ny, op.trim ? "trim" : op.steady ? "steady state" : "simulation");
   if (!op.steady) printf(" at t = %.9g s", op.t);
   printf(", residual %.3g\n", L.residual);
   if (mst) {

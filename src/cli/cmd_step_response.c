@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_trim.h"
 #include "output/lin_output.h"
 #include "analysis/linearize.h"
 #include "analysis/modal.h"
@@ -43,7 +44,11 @@ static const char step_usage[] =
     "  --amplitude A           step size in the input's unit (with --spring-props: the force\n"
     "                          step [N], default 1 % of the tether tension, at least 0.1 N)\n"
     "  --at T                  operating point: the state at time T [s] of a simulation of the\n"
-    "                          scenario (default: after the steady-state march)\n"
+    "                          scenario (default: the trim of a model with a wing, see\n"
+    "                          awesim trim; the steady state of one without)\n"
+    "  --op trim|steady        without --at: the free trim (default with a wing) or the\n"
+    "                          steady state with the wings held on their spheres\n"
+    "  --from TRIM.h5          operating point: a trim written by `awesim trim -o`\n"
     "  --duration D            simulated time after the step [s] (default: 2 ln(100/band)\n"
     "                          times the slowest stable time constant of the linearized model,\n"
     "                          within [20 run.dt, min(run.duration, 60 s)]; min(run.duration,\n"
@@ -70,7 +75,7 @@ static const char step_usage[] =
     "invalid input, 66 missing input, 74 output error, 130/143 SIGINT/SIGTERM.\n";
 
 typedef struct {
-  const char *scenario, *out, *input, *outputs;
+  const char *scenario, *out, *input, *outputs, *op, *from;
   int quiet, json, compare, spring, keep_torque, nset, have_amp;
   double at, amplitude, duration, band;
   const char **sets;
@@ -98,12 +103,18 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--at", NULL, AWE_CLI_NUM, &o->at, NULL},
       {"--duration", NULL, AWE_CLI_NUM, &o->duration, NULL},
       {"--band", NULL, AWE_CLI_NUM, &o->band, NULL},
+      {"--op", NULL, AWE_CLI_STR, &o->op, NULL},
+      {"--from", NULL, AWE_CLI_STR, &o->from, NULL},
   };
   int rc = awe_cli_parse("step-response", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
                          &o->scenario, step_usage);
   if (rc) return rc;
   if (o->at < 0.0) {
     fprintf(stderr, "awesim step-response: --at: the time must be >= 0\n");
+    return 2;
+  }
+  if (o->op && strcmp(o->op, "trim") && strcmp(o->op, "steady")) {
+    fprintf(stderr, "awesim step-response: --op '%s': expected 'trim' or 'steady'\n", o->op);
     return 2;
   }
   if (!isnan(o->duration) && !(o->duration > 0.0)) {
@@ -328,7 +339,7 @@ static void report_operating_point(job *j) {
                       "||dx/dt|| = %.3g): the response includes its drift\n", res);
     else
       fprintf(stderr, "awesim: operating point: %s, residual ||dx/dt|| = %.3g\n",
-              j->op.steady ? "steady state" : "simulation", res);
+              j->op.trim ? "trim" : j->op.steady ? "steady state" : "simulation", res);
   }
   free(dx);
 }
@@ -533,7 +544,7 @@ static void print_table(const job *j, const char *uname, const char *uunit) {
   const awe_model *m = j->m;
   const options *o = &j->o;
   printf("# step of %s by %g %s at %s", uname, o->amplitude, uunit,
-         j->op.steady ? "the steady state" : "t =");
+         j->op.trim ? "the trim" : j->op.steady ? "the steady state" : "t =");
   if (!j->op.steady) printf(" %.9g s", j->op.t);
   printf("; %g s, dt %g s; settling band %g %%\n", (double)j->nsteps * j->dt, j->dt, o->band);
   printf("%-32s %-8s %-12s %-12s %-12s %-12s %-12s %-12s %-12s", "output", "unit", "initial",
@@ -623,7 +634,9 @@ int awe_cmd_step_response(int argc, char **argv) {
   }
   j.sim = awe_cli_new_sim(j.m, &j.stop, &err);
   if (!j.sim) goto fail;
-  if (awe_cli_operating_point(j.sim, j.o.at, j.o.keep_torque, j.o.quiet, &j.op, &err)) goto fail;
+  if (awe_cli_trim_op(j.sim, j.o.at, j.o.keep_torque, j.o.op && !strcmp(j.o.op, "steady"),
+                      j.o.from, j.o.quiet, &j.op, &err))
+    goto fail;
 
   if (j.o.spring) {
     if (j.o.out && !j.o.quiet)

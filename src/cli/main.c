@@ -18,6 +18,7 @@ typedef struct {
 static const command commands[] = {
     {"check", awe_cmd_check, "load and validate a scenario or model, print a summary"},
     {"simulate", awe_cmd_simulate, "run a scenario, log to HDF5 and/or CSV"},
+    {"trim", awe_cmd_trim, "the free equilibrium (trim) of a flying system"},
     {"linearize", awe_cmd_linearize, "linear model A, B, C, D about an operating point, modes"},
     {"step-response", awe_cmd_step_response, "step response from an operating point, metrics"},
     {"polar", awe_cmd_polar, "wing polar (CL, CD, CS, CM vs alpha) from the VSM solver"},

@@ -106,7 +106,7 @@ static double acc_norm(awe_steady_io *s, const int *A, int np, double *r) {
  * max |acc| < 1e-3. At most 1000 iterations; it stops after 100 without a 0.1 % improvement
  * (25 once max |acc| is below 1e-3 of the settling tolerance AWE_STEADY_ACC_OK).
  * Returns the iterations done. */
-static int ptc_polish(awe_steady_io *s) {
+int awe_steady_polish(awe_steady_io *s) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   int n = w->nx, np = 0, it = 0;
@@ -235,7 +235,8 @@ awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
   s->ctx->nsig = 0;
   s->ctx->t_lo = -INFINITY;
   s->ctx->t_hi = INFINITY;
-  s->ctx->flags |= AWE_CTX_BRAKE_ALL | AWE_CTX_FIX_SPHERE;
+  s->ctx->flags |= AWE_CTX_BRAKE_ALL | (s->free ? 0u : AWE_CTX_FIX_SPHERE);
+  if (s->free) s->ctx->flags &= ~AWE_CTX_FIX_SPHERE;
 
   awe_status rc = AWE_OK;
   const char *phase = s->guard->phase;
@@ -266,7 +267,7 @@ awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
     }
   }
   zero_velocities(m, w, s->y);
-  if (rc == AWE_OK) ptc_polish(s);
+  if (rc == AWE_OK) awe_steady_polish(s);
   if (rc == AWE_OK && s->guard->why) rc = awe_guard_error(s->guard, err);
   if (rc == AWE_OK && w->aero) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
   if (rc == AWE_OK) {

@@ -46,9 +46,15 @@ typedef struct {
   double *dydt;            /* [nx] scratch */
   double residual;         /* out: max |F| of the moving points [N], NAN before */
   double acc;              /* out: max |acc| [m/s^2], NAN before */
+  int free;                /* 1: no sphere hold (the trim, trim.h), the wings free */
 } awe_steady_io;
 
 /* March io (at t = 0) for t_settle [s] (<= 0 or NAN: AWE_RUN_STEADY_TIME, io/spec.h). */
 awe_status awe_steady_march(awe_steady_io *io, double t_settle, awe_err *err);
+
+/* The pseudo-transient Newton polish alone (steady.c), at t = 0 with s->ctx as it is (its
+ * flags and inputs: the trim, trim.h, calls it without AWE_CTX_FIX_SPHERE); velocities must be
+ * zero. Returns the iterations done. */
+int awe_steady_polish(awe_steady_io *s);
 
 #endif

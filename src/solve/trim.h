@@ -1,0 +1,81 @@
+/* trim.h: the free equilibrium (trim) of a flying system.
+ *
+ * The steady-state march (steady.h) holds every wing on its sphere: a rigid wing's centre moves
+ * only radially and does not turn about the radial axis, a particle wing's points each move
+ * only radially. Its residual is that constrained part. The free dynamics at that state are not
+ * in equilibrium: the 2plate held at its scenario's 60 deg elevation has d/dt com_vel.x =
+ * 2.18 m/s^2 (its free equilibrium is at 58.5 deg); every point of the V3's particle wing
+ * carries 1.5-1.7 kN of tangential force (accelerations up to 1.3e5 m/s^2 on the 13 g trailing
+ * edge points) that only the per-point constraint held, while the net force on the wing points
+ * is 183 N: the wing's shape, frozen tangentially at its initial placement, is not its loaded
+ * shape.
+ *
+ * The trim continues from that settled state: the same pseudo-transient Newton polish
+ * (steady.c) on the full static residual acc(q) = 0 without the sphere hold, every position,
+ * rigid-wing centre and orientation (three rotations: elevation, azimuth and heading free)
+ * and every particle-wing point free; velocities zero; winches braked (a steady reel-out is an
+ * equilibrium only in a frame that moves with the tether length; the trim does not solve it:
+ * the winches are braked, and linearize then gives the braked winch its holding torque). Then
+ * Newton's method (the integrator's Jacobian, a line search and a Levenberg shift, the step's
+ * rigid rotation about the ground station applied exactly) with the wings' aerodynamics solved
+ * afresh (VSM) at every point, repeated at most 5 times while the residual with the loads of a
+ * fresh solve keeps improving. The state returned is the best one seen, the settled start
+ * included. The controllers' outputs at t = 0 are frozen into the inputs (the open-loop
+ * plant, as linearize sees it).
+ *
+ * Not solved: the V3 kite (a particle wing) stops at a relative residual of 2.9e-3 (max |m a|
+ * 4.4 N, azimuth 0.3 deg): its structure is slightly asymmetric (steering_pos_y at y = 0.205 m,
+ * steering_neg_y at -0.2017 m), its lateral motion is nearly neutral (a simulation drifts from
+ * azimuth 0 to 9.5 deg in 60 s), and along the Newton step the residual is far from linear
+ * (10 % of the step: 2800 times the linear prediction's error of a consistent Jacobian).
+ *
+ * Trim variables: inputs p (scalar indices into u), solved together with the state so that as
+ * many held outputs y_h(x, p) reach their values: an outer Newton iteration on
+ * g(p) = y_h(x*(p), p) - value with finite-difference columns (the inputs' registry
+ * perturbation sizes) and step halving, each x*(p) a warm-started free trim. The number of
+ * held outputs must equal the number of trim variables.
+ *
+ * Residual: force = max |m a| over the moving points and rigid wings [N], moment = max |I alpha|
+ * of the rigid wings [N m]; relative = max(force, moment / 1 m) / F_ref, F_ref the largest
+ * segment tension (the weight of the heaviest point when no segment is in tension).
+ */
+#ifndef AWE_TRIM_H
+#define AWE_TRIM_H
+
+#include "solve/sim.h"
+
+typedef struct {
+  int ntrim;                  /* trim variables: scalar indices into u */
+  const int *trim_u;
+  int nhold;                  /* held outputs: scalar indices into the output vector */
+  const int *hold_y;
+  const double *hold_val;     /* their values, in the output's unit */
+  const unsigned char *hold_angle; /* [nhold] 1: compared modulo 2 pi (NULL: none) */
+} awe_trim_spec;
+
+typedef struct {
+  double force, moment;       /* residuals [N], [N m] */
+  double force_ref;           /* F_ref [N] */
+  double rel;                 /* relative residual */
+  double hold;                /* max |y_h - value| (0 without holds) */
+  int polish_iters, outer;    /* polish iterations done, outer iterations of the holds */
+} awe_trim_result;
+
+/* Trim s's model at t = 0. s must have been started (awe_sim_start); it settles on the sphere
+ * first unless the start did. On return s->y is the trim (velocities zero), s->u holds the trim
+ * variables' values, and the wings' aerodynamic models are those of the trim. spec may be NULL
+ * (no trim variables). AWE_EUSAGE when the holds do not match the trim variables, AWE_ENOCONV
+ * when the holds cannot be reached (the message names the held output, its value and the
+ * nearest one reached). */
+awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *spec, awe_trim_result *r,
+                          awe_err *err);
+
+/* Add the controllers' held outputs at t = 0 to the inputs u: the trim is that of the open-loop
+ * plant with the controllers' outputs frozen (as linearize sees it). */
+void awe_trim_fold_controllers(const awe_ctx *c, double *u);
+
+/* The residuals of r at s->y with s->u (winches braked, no sphere hold), using the wings'
+ * current aerodynamic models. GSL status. */
+int awe_trim_residual(awe_sim *s, awe_trim_result *r);
+
+#endif

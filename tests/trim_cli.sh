@@ -1,0 +1,146 @@
+#!/bin/sh
+# trim_cli.sh: `awesim trim` and the trim as the operating point of linearize/step-response.
+#   - the 2plate kite's free trim: relative residual <= 1e-6, elevation 58.533 deg (its
+#     scenario holds it at 60 deg on the sphere); three starting poses (elevation 50, 60 and
+#     65 deg) give the same trim within 1e-6 rad. (It is not the only one: from 55 and 68 deg
+#     the trim lands on equilibria at 57.93 and 58.95 deg with 17.6 and 18.2 deg angle of
+#     attack, also with residuals near 1e-12.);
+#   - closed forms: the pendulum hangs straight down stretched by m g / k (z = -1.00000981 m),
+#     the hanging tether's winch carries g (m_end + m_tether (1 - 1/(2 n))) = 57.52893 N;
+#   - linearize on the 2plate succeeds without options from the trim (residual <= 1e-6) and
+#     reports its unstable lateral modes (0.469 1/s; 0.567 +- 2.536i 1/s);
+#   - step-response --compare-linear: a 5 mm steering step, linear within 5 % of the largest
+#     change of azimuth and heading over 2 s;
+#   - a held output: --trim segments.kcu_steering_left.l0 --hold wings.main_wing.azimuth=3
+#     reaches 3 deg with the tape 5.997 cm shorter, residual <= 1e-6;
+#   - trim -o FILE, linearize --from FILE: the same unstable mode; a file of another model
+#     (exit 65) and a missing file (exit 66) are refused;
+#   - bad input: a trim variable that is not an input, a held output that is not a channel, an
+#     elevation hold of 95 deg, a hold without a trim variable: exit 2 with a message.
+AWESIM=${AWESIM:-./awesim}
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -20 | sed 's/^/    /'; }
+
+# val OUT NAME: the number after NAME at the start of a line of OUT
+val() { echo "$1" | awk -v n="$2" '$1 == n { print $2; exit }'; }
+rel() { echo "$1" | sed -n 's/^# trim: relative residual \([^ ]*\) .*/\1/p'; }
+# le A B: A <= B (numbers)
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 <= b + 0) }'; }
+
+P=scenarios/2plate_parked.yaml
+out=$("$AWESIM" trim -q $P 2>&1)
+rc=$?
+r=$(rel "$out")
+el=$(val "$out" wings.main_wing.elevation)
+if [ $rc -eq 0 ] && le "$r" 1e-6 && le "$(awk -v e="$el" 'BEGIN { d = e - 58.5333; print (d < 0 ? -d : d) }')" 1e-3; then
+  ok
+else
+  bad "2plate trim: rc $rc, residual $r, elevation $el (expected 58.5333)" "$out"
+fi
+
+# three starting poses, one trim
+for pose in "elevation=50" "elevation=65"; do
+  o2=$("$AWESIM" trim -q $P --set transforms.main_transform.$pose 2>&1)
+  r2=$(rel "$o2")
+  for c in elevation azimuth heading; do
+    a=$(val "$out" wings.main_wing.$c)
+    b=$(val "$o2" wings.main_wing.$c)
+    d=$(awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) * 3.14159265358979 / 180; print (d < 0 ? -d : d) }')
+    if le "$r2" 1e-6 && le "$d" 1e-6; then ok; else bad "2plate trim from $pose: $c $b vs $a deg (|d| = $d rad), residual $r2" "$o2"; fi
+  done
+done
+
+# closed forms
+out=$("$AWESIM" trim -q scenarios/pendulum.yaml 2>&1)
+z=$(val "$out" points.bob.pos.z)
+x=$(val "$out" points.bob.pos.x)
+if le "$(rel "$out")" 1e-9 && le "$(awk -v z="$z" -v x="$x" 'BEGIN { d = z + 1 + 9.81e-6; d = d < 0 ? -d : d; x = x < 0 ? -x : x; print (d > x ? d : x) }')" 1e-9; then
+  ok
+else
+  bad "pendulum trim: bob at x $x z $z, expected 0, -1.00000981" "$out"
+fi
+out=$("$AWESIM" trim -q scenarios/hanging_tether_winch.yaml 2>&1)
+f=$(val "$out" winches.main_winch.force)
+exp=$(awk 'BEGIN { mt = 724 * 3.14159265358979 * 0.002 * 0.002 * 100; printf "%.9g", 9.81 * (5 + mt * (1 - 1 / 20)) }')
+if le "$(rel "$out")" 1e-9 && le "$(awk -v f="$f" -v e="$exp" 'BEGIN { d = (f - e) / e; print (d < 0 ? -d : d) }')" 1e-8; then
+  ok
+else
+  bad "hanging tether trim: winch force $f N, expected $exp N" "$out"
+fi
+
+# a held output: the steering offset that holds the kite at 3 deg azimuth
+out=$("$AWESIM" trim -q $P --trim segments.kcu_steering_left.l0 --hold wings.main_wing.azimuth=3 2>&1)
+rc=$?
+az=$(val "$out" wings.main_wing.azimuth)
+if [ $rc -eq 0 ] && le "$(rel "$out")" 1e-6 &&
+  le "$(awk -v a="$az" 'BEGIN { d = a - 3; print (d < 0 ? -d : d) }')" 1e-6 &&
+  echo "$out" | grep -qE '^segments\.kcu_steering_left\.l0 +-0\.0599[0-9]* m \(trim input\)'; then
+  ok
+else
+  bad "trim holding azimuth 3 deg: rc $rc" "$out"
+fi
+
+# linearize from the trim: no options needed, the unstable lateral modes reported
+out=$("$AWESIM" linearize $P 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -q '^# linear model: 66 states.*operating point: trim' &&
+  echo "$out" | grep -qE '^ +[0-9]+ +0\.4691[0-9]* +0 .* unstable +wings\.main_wing\.com\.y' &&
+  echo "$out" | grep -qE '^ +[0-9]+ +0\.5669[0-9]* +2\.536[0-9]* .* unstable' &&
+  le "$(echo "$out" | sed -n 's/^awesim: trim: relative residual \([^ ]*\) .*/\1/p')" 1e-6; then
+  ok
+else
+  bad "linearize 2plate from its trim: rc $rc" "$out"
+fi
+out=$("$AWESIM" linearize $P --op steady 2>&1)
+[ $? -eq 1 ] && echo "$out" | grep -q 'operating point (steady state) is not an equilibrium' && ok ||
+  bad "linearize --op steady keeps the steady state" "$out"
+
+# the linear model predicts a small steering step
+out=$("$AWESIM" step-response -q $P --input segments.kcu_steering_left.l0 --amplitude 0.005 \
+  --duration 2 --compare-linear --outputs wings.main_wing.azimuth,wings.main_wing.heading 2>&1)
+for c in azimuth heading; do
+  e=$(echo "$out" | awk -v n="wings.main_wing.$c" '$1 == n { print $10 }')
+  le "$e" 5 && ok || bad "step 5 mm: $c linear error $e % > 5 %" "$out"
+done
+
+# the trim as a file: linearize --from gives the same modes without solving again
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+"$AWESIM" trim -q $P -o "$T/t.h5" >/dev/null 2>&1
+out=$("$AWESIM" linearize $P --from "$T/t.h5" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && echo "$out" | grep -qE '^ +[0-9]+ +0\.469105 +0 .* unstable' &&
+  le "$(echo "$out" | sed -n 's/^awesim: trim: relative residual \([^ ]*\) .*/\1/p')" 1e-6; then
+  ok
+else
+  bad "linearize --from trim.h5: rc $rc" "$out"
+fi
+out=$("$AWESIM" linearize -q scenarios/pendulum.yaml --from "$T/t.h5" 2>&1)
+[ $? -eq 65 ] && echo "$out" | grep -q 'a trim of another model' && ok || bad "--from of another model" "$out"
+out=$("$AWESIM" step-response -q $P --from "$T/none.h5" --input segments.kcu_steering_left.l0 --amplitude 0.01 2>&1)
+[ $? -eq 66 ] && echo "$out" | grep -q 'none.h5: No such file' && ok || bad "--from a missing file" "$out"
+
+# bad input
+expect_usage() {
+  what=$1
+  pat=$2
+  shift 2
+  o=$("$AWESIM" trim -q $P "$@" 2>&1)
+  r=$?
+  [ $r -eq 2 ] && echo "$o" | grep -q -- "$pat" && ok || bad "$what: exit $r" "$o"
+}
+expect_usage "trim variable not an input" "--trim 'foo.bar' is not an input" --trim foo.bar \
+  --hold wings.main_wing.azimuth=0
+expect_usage "hold not a channel" "is not an output channel" \
+  --trim segments.kcu_steering_left.l0 --hold wings.main_wing.nope=1
+expect_usage "elevation 95" "elevation is in (0, 90) deg" \
+  --trim segments.kcu_steering_left.l0 --hold wings.main_wing.elevation=95
+expect_usage "hold without trim variable" "each held output needs one trim input" \
+  --hold wings.main_wing.elevation=60
+expect_usage "hold not a number" "is not a number" --trim segments.kcu_steering_left.l0 \
+  --hold wings.main_wing.azimuth=abc
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
