@@ -5,9 +5,9 @@
  *                 linearized at every log step (20 Hz), parked flight for 25 s
  *   2plate-60s    the same for 60 s (held by the scenario's heading-hold pid; without it the
  *                 kite's unstable lateral mode makes it depart after ~30 s: see the scenario)
- *   parked-600s   the same for the scenario's full 600 s (the issue's acceptance run: within
- *                 2 deg of elevation and 5 deg of azimuth, checked by tests/control_cli.sh on
- *                 60 s)
+ *   parked-600s   the same for the scenario's full 600 s (the parked kite's acceptance run:
+ *                 within 2 deg of elevation and 5 deg of azimuth, checked by
+ *                 tests/control_cli.sh on 60 s)
  *   external-60s  scenarios/2plate_external.yaml: the same kite held by the Python
  *                 examples/controllers/heading_hold.py over a pipe at 20 Hz (the cost of an
  *                 external controller: compare with 2plate-60s)

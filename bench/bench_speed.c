@@ -1,4 +1,4 @@
-/* bench_speed.c: the cases of issue 15 (speed) -- cost of one right-hand side, real-time
+/* bench_speed.c: the speed cases -- cost of one right-hand side, real-time
  * factors per stepper and Jacobian kind, and how the cost grows with the model.
  *
  * Cases (each in its own child process, so that ru_maxrss is that case's peak):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # check_includes.sh: src/ has no include circles and nothing climbs a layer unexplained
-# (tools/check-includes, issue 14 §2); the checker itself is tested on small trees that have
+# (tools/check-includes); the checker itself is tested on small trees that have
 # a circle, an unexplained climb and an explained one.
 set -u
 cd "$(dirname "$0")/.." || exit 2

@@ -108,7 +108,7 @@ grep_in energy-header "$tmp/out" '^time\[s\],winches\.drum\.power\[W\],winches\.
 grep_in energy-row "$tmp/out" '^3,2000,5959\.6[0-9]*$'
 grep_in energy-json "$tmp/energy.json" '"energy": 5959\.6[0-9]*, "mean_power": 1986\.55[0-9]*'
 
-# a setting read but not used is said so where it is given (issue 12 §5): the speed loop gains
+# a setting read but not used is said so where it is given: the speed loop gains
 # of KiteUtils do nothing for awesim's speed-controlled winch, which follows its input exactly
 check p_speed-unused 0 "$AWESIM" check scenarios/tests/winch_pull.yaml --set settings.winch.p_speed=3
 grep_in p_speed-warning "$tmp/err" 'winch\.p_speed is not used: a speed-controlled winch'

@@ -74,7 +74,7 @@ check "-o - writes the PNG to stdout" png_ok "$T/stdout.png" 1600 1000
 "$PLOT" "$T/a.h5" -o "$T/c.svg" --channels 'winches.main_winch.force' 2>"$T/err"
 check "svg output" grep -q '<svg' "$T/c.svg"
 
-# a log with wings (written here in the layout of issue 5: /wings/pos, elevation, azimuth,
+# a log with wings (written here in the wing-channel layout: /wings/pos, elevation, azimuth,
 # heading, course, aoa in rad): every standard panel
 "$PY" - "$T/w.h5" <<'EOF'
 import sys
@@ -101,7 +101,7 @@ with h5py.File(sys.argv[1], "w") as f:
     ds("winches/force", (3000 + 800 * np.sin(t))[:, None], "N", ["main"])
     ds("winches/vel", np.full((t.size, 1), 2.0), "m/s")
     ds("tethers/len", r[:, None], "m", ["main"])
-    # two control loops (issue 13 layout: /controllers/setpoint, measure [T, N], names on the
+    # two control loops (the controllers' layout: /controllers/setpoint, measure [T, N], names on the
     # group) and a quantity only the second has (its own names on the dataset)
     hd = 3 * az
     ds("controllers/setpoint", np.stack([0 * t, np.full(t.size, 3000.0)], 1), "-",
