@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control/controller.h"
 #include "engine/aero_coupling.h"
 #include "solve/sim.h"
 #include "io/load.h"
@@ -61,7 +62,7 @@ static int run_case(const char *label, const char *scenario, const char *const *
   awe_diag warn = {0};
   awe_spec *s = awe_spec_load(scenario, nset, sets, &warn, &err);
   awe_diag_free(&warn);
-  awe_model *m = s ? awe_model_build(s, &s->warnings, &err) : NULL;
+  awe_model *m = s ? awe_model_build_controlled(s, &s->warnings, &err) : NULL;
   awe_sim *sim = m ? awe_sim_alloc(m, NULL, &err) : NULL;
   if (!sim) {
     printf("%-17s error: %s\n", label, err.msg);

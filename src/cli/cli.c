@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "control/controller.h"
 #include "io/load.h"
 #include "io/yaml_doc.h"
 
@@ -126,7 +127,7 @@ int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec *
     return awe_cli_fail(&err);
   }
   awe_diag_free(&early);
-  awe_model *m = awe_model_build(s, &s->warnings, &err);
+  awe_model *m = awe_model_build_controlled(s, &s->warnings, &err);
   awe_cli_print_warnings(&s->warnings);
   if (!m) {
     awe_spec_free(s);
