@@ -4,7 +4,8 @@
 #   make run        install missing dependencies, build, run the default scenario
 #   make test       install missing dependencies, run all tests (normal build and ASan+UBSan)
 #   make bench      benchmarks (real-time factor, VSM solve time, peak memory)
-#   make fuzz       libFuzzer harnesses of the input readers, FUZZ_SECONDS (60) each (clang)
+#   make fuzz       libFuzzer harnesses of the input readers, FUZZ_SECONDS (60) each (clang),
+#                   then FUZZ_SECONDS of tools/semantic-fuzz (the simulation under ASan+UBSan)
 #   make install PREFIX=/usr/local
 #
 # Builds run one job per core unless -j is given; compile lines are short (`CC src/x.c`),
@@ -182,8 +183,11 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 
 .SECONDARY: $(FUZZ_OBJS)
 
-fuzz: $(FUZZERS)
+# the input readers under libFuzzer, then the simulation itself: random valid --set overrides of
+# the shipped scenarios under ASan+UBSan (tools/semantic-fuzz; FUZZ_SEED=N repeats a sequence)
+fuzz: $(FUZZERS) build/awesim-asan
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
+	tools/semantic-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
          $(TESTS:=.d) $(ASAN_TESTS:=.d) $(BENCHES:=.d) $(FUZZERS:=.d)
