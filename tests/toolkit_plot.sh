@@ -23,6 +23,26 @@ check() {
   if "$@"; then ok; else bad "$name"; fi
 }
 
+# In the ASan pass of tests/run.sh only the awesim runs this file makes are repeated (exit 0,
+# no sanitizer report): the plotting is Python, 23 of its 25 s of CPU, the same in both passes.
+case $AWESIM in *asan*)
+  for a in "simulate -q scenarios/aerostat.yaml --set run.duration=5 -o $T/a.h5" \
+           "simulate -q scenarios/default.yaml --set run.duration=2 -o $T/p.h5" \
+           "simulate -q scenarios/tests/two_kites.yaml --set run.duration=0.2 \
+              --set run.steady_state=false -o $T/k.h5" \
+           "polar tests/data/polar/rect_inviscid.yaml \
+              --vsm-settings tests/data/polar/vsm_settings.yaml --alpha -4:10:2 --panels 10"; do
+    # shellcheck disable=SC2086
+    "$AWESIM" $a >/dev/null 2>"$T/err"
+    rc=$?
+    # a polar exits 1 when an angle did not converge (as in the Python pass, not checked here)
+    if { [ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ "${a%% *}" = polar ]; }; } && ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"
+    then ok; else bad "awesim $a: exit $rc: $(head -5 "$T/err")"; fi
+  done
+  echo "toolkit_plot (awesim runs only under ASan): $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]; exit ;;
+esac
+
 PY=$(tools/find-python) || {
   echo "SKIP toolkit_plot: no Python 3 with numpy, h5py and matplotlib (tools/install-deps" \
     "installs python3-numpy python3-h5py python3-matplotlib)"
