@@ -4,12 +4,30 @@
 #   make run        install missing dependencies, build, run the default scenario
 #   make test       install missing dependencies, run all tests (normal build and ASan+UBSan)
 #   make bench      benchmarks (real-time factor, VSM solve time, peak memory)
-#   make fuzz       libFuzzer harnesses of the input readers, FUZZ_SECONDS (60) each (clang)
+#   make fuzz       libFuzzer harnesses of the input readers, FUZZ_SECONDS (60) each (clang),
+#                   then FUZZ_SECONDS of tools/semantic-fuzz (the simulation under ASan+UBSan)
 #   make install PREFIX=/usr/local
+#
+# Builds run one job per core unless -j is given; compile lines are short (`CC src/x.c`),
+# V=1 prints the full commands.
 #
 # All dependency discovery happens in the block below and nowhere else.
 
 PREFIX  ?= /usr/local
+
+# parallel by default: one job per core, unless the caller chose -j (or -jN) himself
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+
+# quiet command lines: `CC file`; V=1 shows every command in full
+ifeq ($(V),1)
+  Q :=
+  say := @:
+else
+  Q := @
+  say := @printf '  %-5s %s\n'
+endif
 CC      ?= cc
 VERSION := 0.1.0
 
@@ -74,14 +92,16 @@ ASAN_TESTS := $(TEST_SRCS:tests/%.c=build/asan-tests/%)
 BENCHES    := $(BENCH_SRCS:bench/%.c=build/bench/%)
 FUZZ_OBJS  := $(LIB_SRCS:src/%.c=build/fuzz-obj/%.o)
 
-.PHONY: all run test test-only asan deps bench install uninstall clean lint-man fuzz
+.PHONY: all run test test-only asan deps deps-tests bench install uninstall clean lint-man fuzz
 all: awesim
 
 awesim: $(OBJS)
-	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(DEP_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(DEP_LIBS)
 
 build/awesim-asan: $(ASAN_OBJS)
-	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(DEP_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) $(DEP_LIBS)
 
 # Header dependencies come from the compiler (-MMD -MP writes a .d beside each object and
 # binary); they are included at the end of this file.
@@ -89,37 +109,46 @@ DEPFLAGS := -MMD -MP
 
 build/obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 build/asan/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -c -o $@ $<
 
 build/tests/%: tests/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
 
 build/asan-tests/%: tests/%.c $(ASAN_LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
 
 build/bench/%: bench/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
 
 deps:
 	@tools/install-deps
 
+# what only the tests need besides (slurm-wlm and munge for tests/slurm_sweep.sh)
+deps-tests:
+	@tools/install-deps --tests
+
 run: deps
-	$(MAKE) awesim
+	@$(MAKE) --no-print-directory awesim
 	./awesim check scenarios/v3_figure_eight.yaml
 	./awesim simulate scenarios/v3_figure_eight.yaml
 	tools/awesim-plot out/v3_figure_eight.h5 -o out/v3_figure_eight.png
 	@echo "log: out/v3_figure_eight.h5, plot: out/v3_figure_eight.png (tour: README.md)"
 
 # The tests run twice: once on the optimised build, once under ASan+UBSan.
-test: deps
-	$(MAKE) test-only
+test: deps-tests
+	@$(MAKE) --no-print-directory test-only
 
 test-only: awesim build/awesim-asan $(TESTS) $(ASAN_TESTS) $(if $(HAVE_FUZZ_CC),$(FUZZERS))
 	tests/run.sh
@@ -144,16 +173,21 @@ clean:
 # fuzzer instrumentation and ASan+UBSan; `make test` runs a short smoke of each (fuzz_smoke.sh)
 build/fuzz-obj/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(DEP_LIBS)
+	$(say) CCLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(DEP_LIBS)
 
 .SECONDARY: $(FUZZ_OBJS)
 
-fuzz: $(FUZZERS)
+# the input readers under libFuzzer, then the simulation itself: random valid --set overrides of
+# the shipped scenarios under ASan+UBSan (tools/semantic-fuzz; FUZZ_SEED=N repeats a sequence)
+fuzz: $(FUZZERS) build/awesim-asan
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
+	tools/semantic-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
          $(TESTS:=.d) $(ASAN_TESTS:=.d) $(BENCHES:=.d) $(FUZZERS:=.d)

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control/controller.h"
 #include "solve/sim.h"
 #include "io/load.h"
 #include "output/writer.h"
@@ -44,7 +45,7 @@ static int run_case(const char *label, const char *scenario, const char *solver,
     printf("%-12s %-7s error: %s\n", label, solver, err.msg);
     return 1;
   }
-  awe_model *m = awe_model_build(s, &s->warnings, &err);
+  awe_model *m = awe_model_build_controlled(s, &s->warnings, &err);
   awe_sim *sim = m ? awe_sim_alloc(m, solver, &err) : NULL;
   if (!sim) {
     printf("%-12s %-7s error: %s\n", label, solver, err.msg);

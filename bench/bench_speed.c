@@ -1,4 +1,4 @@
-/* bench_speed.c: the cases of issue 15 (speed) -- cost of one right-hand side, real-time
+/* bench_speed.c: the speed cases -- cost of one right-hand side, real-time
  * factors per stepper and Jacobian kind, and how the cost grows with the model.
  *
  * Cases (each in its own child process, so that ru_maxrss is that case's peak):
@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control/controller.h"
 #include "solve/sim.h"
 #include "io/load.h"
 
@@ -69,7 +70,7 @@ static int run_case(const bcase *c, int fd) {
   awe_diag warn = {0};
   awe_spec *s = awe_spec_load(c->scenario, nset, c->sets, &warn, &err);
   awe_diag_free(&warn);
-  awe_model *m = s ? awe_model_build(s, &s->warnings, &err) : NULL;
+  awe_model *m = s ? awe_model_build_controlled(s, &s->warnings, &err) : NULL;
   awe_sim *sim = m ? awe_sim_alloc(m, c->solver, &err) : NULL;
   if (!sim) {
     printf("%-14s error: %s\n", c->label, err.msg);

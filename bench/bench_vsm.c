@@ -12,7 +12,8 @@
  * Julia reference (Ryzen 7950X): solve_base! 0.42-0.45 ms for 20 panels, LOOP.
  * Third: `awesim polar` through the command line, whole process (start-up, reading, 200 cold
  * starts, CSV) divided by its 200 angles: the rectangular wing of tests/data/polar, 20 panels,
- * alpha 0:19.9:0.1 (issue 12 target: <= 50 us per angle; the Python VSM: ~165 ms per solve).
+ * alpha 0:19.9:0.1 (target set when the VSM was compared with the Python one: <= 50 us per
+ * angle; the Python VSM: ~165 ms per solve).
  */
 #include <stdio.h>
 #include <stdlib.h>

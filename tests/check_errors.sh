@@ -716,7 +716,7 @@ printf 'awesim: 1\nmodel: {structure: s.yaml, settings: settings.yaml, vsm_setti
 printf 'solver_settings:\n  aerodynamic_model_type: VSM\n  relaxation_factor: 0\n' >"$T/vsm.yaml"
 expect vsm_relaxation_range 65 "vsm.yaml:3:22: solver_settings.relaxation_factor = 0 is out of range"
 
-# ---- issue 11: every rejected file names its line; derived errors name their sources ----------
+# ---- every rejected file names its line; derived errors name their sources ----------
 reset; good_structure
 printf 'system:\n  sim_settings: "false"\n  structural_geometry: "s.yaml"\n' >"$T/system.yaml"
 printf 'awesim: 1\nmodel: system.yaml\n' >"$T/scen.yaml"

@@ -131,9 +131,9 @@ grep_in two_units_header "$tmp/out" '^controllers.a.setpoint\[m\],controllers.b.
 # ---- the parked kite held by its heading-hold pid ---------------------------------------------
 check parked 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --no-hdf5 --set run.duration=60 \
   --csv='time,wings.main_wing.elevation,wings.main_wing.azimuth,points.kcu.pos.z'
-# columns in registry order: time, points.kcu.pos.z, elevation, azimuth
-if awk -F, 'NR > 1 { e = $3 * 57.29577951; a = $4 * 57.29577951; if (a < 0) a = -a;
-     if (e < 58 || e > 62 || a > 5 || $2 <= 0) bad = 1 } END { exit bad || NR != 1202 }' "$tmp/out"
+# columns in the order asked for: time, elevation, azimuth, points.kcu.pos.z
+if awk -F, 'NR > 1 { e = $2 * 57.29577951; a = $3 * 57.29577951; if (a < 0) a = -a;
+     if (e < 58 || e > 62 || a > 5 || $4 <= 0) bad = 1 } END { exit bad || NR != 1202 }' "$tmp/out"
 then ok; else bad "parked: left 60 +- 2 deg elevation / 5 deg azimuth in 60 s"; fi
 
 # ---- pumping: phases switch at the lengths, the summary's energy is the log's ----------------

@@ -46,7 +46,7 @@ out=$("$AWESIM" polar $D/rect_inviscid.yaml --vsm-settings $D/vsm_settings.yaml 
 echo "$out" | awk -F, 'NR==2 {s1=$5} NR==4 {s3=$5} NR==3 {s2=$5} END { exit !(NR == 4 && s1*s3 < 0 &&
   (s1+s3)*(s1+s3) < 1e-18 && s2*s2 < 1e-20) }' && ok || bad "beta sweep"
 
-# the issue's command on the Python VSM's own V3 tutorial geometry, with the peer's force
+# the comparison command on the Python VSM's own V3 tutorial geometry, with the peer's force
 # directions: CL and CD at 5 and 10 deg within 1 % and 3 % of the peer (tests/data/vsm_peer)
 out=$("$AWESIM" polar tests/data/vsm/v3_cad/aero_geometry_CAD_CFD_polars.yaml --alpha 5:10:5 \
   --panels 50 --distribution uniform --speed 3.15 --correct-aoa no 2>/dev/null)

@@ -4,14 +4,19 @@
 #   CLI tests: tests/*.sh (except this file), run with AWESIM=./awesim and AWESIM=build/awesim-asan
 # Each prints a closing line "N passed, N failed"; a program that crashes or exits non-zero
 # without one counts as one failure. Ends with the total "N passed, N failed".
+# The ASan pass runs TEST_JOBS (default: the number of cores) test files at a time and reports
+# them in the usual order once they are all done; the optimised pass runs one at a time, so its
+# timings are not disturbed.
 cd "$(dirname "$0")/.." || exit 2
+TEST_JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 total_pass=0
 total_fail=0
 failed_list=""
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+par=$(mktemp -d)
+trap 'rm -rf "$log" "$par"' EXIT
 
 run_one() {  # label, command...
   label=$1
@@ -19,6 +24,14 @@ run_one() {  # label, command...
   start=$(date +%s)
   "$@" >"$log" 2>&1
   rc=$?
+  secs=$(( $(date +%s) - start ))
+  tally "$label" "$rc" "$secs"
+}
+
+tally() {  # label, exit code, seconds; the output is in $log
+  label=$1
+  rc=$2
+  secs=$3
   line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   p=$(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/')
   f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
@@ -26,7 +39,6 @@ run_one() {  # label, command...
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
-  secs=$(( $(date +%s) - start ))
   if [ "$f" -ne 0 ]; then
     failed_list="$failed_list $label"
     echo "FAIL $label ($p passed, $f failed, exit $rc, ${secs}s)"
@@ -43,12 +55,40 @@ for s in tests/*.sh; do
   [ "$(basename "$s")" = run.sh ] && continue
   AWESIM=./awesim run_one "$(basename "$s")" sh "$s"
 done
+# the ASan pass: a list of jobs, worker k runs jobs k, k + TEST_JOBS, ...; each leaves its
+# output in $par/N.log and "exit seconds" in $par/N.rc
+n=0
 for t in build/asan-tests/test_*; do
-  [ -x "$t" ] && run_one "asan:$(basename "$t")" "$t"
+  [ -x "$t" ] || continue
+  n=$((n + 1))
+  echo "asan:$(basename "$t")|$t" >"$par/$n.job"
 done
 for s in tests/*.sh; do
   [ "$(basename "$s")" = run.sh ] && continue
-  AWESIM=build/awesim-asan run_one "asan:$(basename "$s")" sh "$s"
+  n=$((n + 1))
+  echo "asan:$(basename "$s")|env AWESIM=build/awesim-asan sh $s" >"$par/$n.job"
+done
+k=1
+while [ "$k" -le "$TEST_JOBS" ]; do
+  (
+    i=$k
+    while [ "$i" -le "$n" ]; do
+      cmd=$(cut -d'|' -f2- "$par/$i.job")
+      start=$(date +%s)
+      $cmd >"$par/$i.log" 2>&1
+      echo "$? $(( $(date +%s) - start ))" >"$par/$i.rc"
+      i=$((i + TEST_JOBS))
+    done
+  ) &
+  k=$((k + 1))
+done
+wait
+i=1
+while [ "$i" -le "$n" ]; do
+  cp "$par/$i.log" "$log"
+  read -r rc secs <"$par/$i.rc"
+  tally "$(cut -d'|' -f1 "$par/$i.job")" "$rc" "$secs"
+  i=$((i + 1))
 done
 [ -n "$failed_list" ] && echo "failed:$failed_list"
 echo "$total_pass passed, $total_fail failed"

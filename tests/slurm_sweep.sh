@@ -8,7 +8,7 @@
 # shell syntax and checks that nothing of them runs. The daemons are stopped by their PIDs.
 # Runs only for the optimised binary: with the ASan binary (tests/run.sh's second pass) it
 # says "skipped" (the sweep machinery is the same; the ASan pass runs toolkit_sweep.sh).
-# Without root or without slurm-wlm/munge (tools/install-deps) it says "skipped: why".
+# Without root or without slurm-wlm/munge (tools/install-deps --tests) it says "skipped: why".
 set -u
 cd "$(dirname "$0")/.." || exit 2
 AWESIM=${AWESIM:-./awesim}
@@ -32,7 +32,7 @@ case $AWESIM in *asan*) skip "Slurm runs with the optimised binary only (this is
 [ "$(id -u)" -eq 0 ] || skip "a private slurmctld/slurmd needs root"
 for b in munged slurmctld slurmd sbatch squeue sinfo parallel; do
   command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] ||
-    skip "$b not installed (tools/install-deps installs slurm-wlm, munge, parallel)"
+    skip "$b not installed (tools/install-deps --tests, which make test runs, installs slurm-wlm and munge)"
 done
 PATH=$PATH:/usr/sbin
 

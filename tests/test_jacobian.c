@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "control/controller.h"
 #include "solve/sim.h"
 #include "io/load.h"
 
@@ -36,7 +37,7 @@ static int open_run(run *r, const char *scenario, const char *jac, const char *s
   awe_diag warn = {0};
   r->s = awe_spec_load(scenario, extra ? 3 : 2, sets, &warn, &err);
   awe_diag_free(&warn);
-  r->m = r->s ? awe_model_build(r->s, &r->s->warnings, &err) : NULL;
+  r->m = r->s ? awe_model_build_controlled(r->s, &r->s->warnings, &err) : NULL;
   r->sim = r->m ? awe_sim_alloc(r->m, solver, &err) : NULL;
   if (!r->sim || awe_sim_start(r->sim, &err)) {
     fprintf(stderr, "  %s: %s\n", scenario, err.msg);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "control/controller.h"
 #include "output/lin_output.h"
 #include "analysis/linearize.h"
 #include "io/load.h"
@@ -45,7 +46,7 @@ static void setup(fixture *f, const char *scenario) {
     HARNESS_FAIL("load %s: %s", scenario, err.msg);
     return;
   }
-  f->m = awe_model_build(f->spec, &f->spec->warnings, &err);
+  f->m = awe_model_build_controlled(f->spec, &f->spec->warnings, &err);
   if (!f->m) {
     HARNESS_FAIL("build: %s", err.msg);
     return;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "control/controller.h"
 #include "io/load.h"
 #include "model/model.h"
 #include "model/registry.h"
@@ -105,7 +106,7 @@ static void test_2plate_model(void) {
     fprintf(stderr, "%s\n", err.msg);
     return;
   }
-  awe_model *m = awe_model_build(s, &warn, &err);
+  awe_model *m = awe_model_build_controlled(s, &warn, &err);
   ENSURE(m != NULL);
   if (!m) {
     fprintf(stderr, "%s\n", err.msg);

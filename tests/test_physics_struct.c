@@ -6,6 +6,7 @@
  * test_transform.jl @0689ba4 (elevation, azimuth, heading reproduced to 1e-10).
  */
 #include "test_physics_util.h"
+#include "control/controller.h"
 
 #define G 9.81
 
@@ -273,7 +274,7 @@ static void test_transform_2plate(void) {
       T->elevation = cases[c][0] * M_PI / 180;
       T->azimuth = cases[c][1] * M_PI / 180;
       T->heading = cases[c][2] * M_PI / 180;
-      awe_model *m = awe_model_build(s, &s->warnings, &err);
+      awe_model *m = awe_model_build_controlled(s, &s->warnings, &err);
       if (!m) {
         HARNESS_FAIL("%s: %s", files[f], err.msg);
         awe_spec_free(s);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "control/controller.h"
 #include "solve/sim.h"
 #include "io/load.h"
 
@@ -36,7 +37,7 @@ static inline awe_spec *sp_load(const char *path, const char *const *sets) {
 static inline awe_sim *sp_sim(awe_spec *s, const char *solver) {
   if (!s) return NULL;
   awe_err err = {0};
-  awe_model *m = awe_model_build(s, &s->warnings, &err);
+  awe_model *m = awe_model_build_controlled(s, &s->warnings, &err);
   if (!m) {
     HARNESS_FAIL("cannot build the model: %s", err.msg);
     return NULL;

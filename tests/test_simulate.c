@@ -5,6 +5,7 @@
  * stops the drum; speed-controlled winch; rest-length input; non-finite state reported by
  * name; unknown stepper names; bit-identical reruns.
  */
+#include "control/controller.h"
 #include "solve/sim.h"
 #include "solve/steady.h"
 #include "test_physics_util.h"
@@ -110,7 +111,7 @@ static void test_all_steppers(void) {
 static void test_unknown_solver(void) {
   awe_spec *s = sp_load("scenarios/tests/spring_mass.yaml", NULL);
   awe_err err = {0};
-  awe_model *m = s ? awe_model_build(s, &s->warnings, &err) : NULL;
+  awe_model *m = s ? awe_model_build_controlled(s, &s->warnings, &err) : NULL;
   if (!m) return;
   awe_sim *sim = awe_sim_alloc(m, "rk45", &err);
   ENSURE(sim == NULL);

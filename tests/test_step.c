@@ -16,6 +16,7 @@
 
 #include "harness.h"
 #include "analysis/linearize.h"
+#include "control/controller.h"
 #include "io/load.h"
 #include "analysis/step_metrics.h"
 
@@ -83,7 +84,7 @@ static void setup(fixture *f, const char *scenario) {
   awe_diag warn = {0};
   f->spec = awe_spec_load(scenario, 0, NULL, &warn, &err);
   awe_diag_free(&warn);
-  f->m = f->spec ? awe_model_build(f->spec, &f->spec->warnings, &err) : NULL;
+  f->m = f->spec ? awe_model_build_controlled(f->spec, &f->spec->warnings, &err) : NULL;
   f->sim = f->m ? awe_sim_alloc(f->m, NULL, &err) : NULL;
   if (!f->sim || awe_op_find(f->sim, NAN, AWE_OP_HOLD_TORQUE, &f->op, &err)) {
     HARNESS_FAIL("%s: %s", scenario, err.msg);

@@ -4,7 +4,7 @@
  * scripts, settings); here the same geometry files are loaded through awesim's own reader and
  * solved with the peer's conventions: uniform (= LINEAR) panels, the relaxed loop from zero
  * circulation, a cold start per angle, force directions from the 3/4-chord alpha (correct_aoa off, the peer's
- * is_aoa_corrected = False). Tolerances (issue 12): CL 1 %, CD 3 %, CS and moments 2 % where
+ * is_aoa_corrected = False). Tolerances (of the comparison with the Python VSM): CL 1 %, CD 3 %, CS and moments 2 % where
  * they are not ~0 (|peer| > 0.05), else within 1e-3; circulation at 8 deg within 1 % of its
  * maximum.
  *   - TU Delft V3, CAD geometry with 2D CFD polars, 50 panels, 3.15 m/s, alpha 0..11 deg,

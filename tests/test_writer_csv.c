@@ -86,10 +86,16 @@ static void test_selection(void) {
   ENSURE_STR(csv_text(&l, "time,points.*.pos.z", 1, rows, t, &rc, &err),
              "time[s],points.a.pos.z[m],points.b.pos.z[m]\n1.25,102,105\n");
   ENSURE(rc == AWE_OK);
-  /* registry order, not pattern order; time first; blanks ignored */
+  /* the order asked for (awk/cut/gnuplot column numbers), a glob expanded in place in
+     registry order; blanks ignored */
   ENSURE_STR(csv_text(&l, "wind.*, segments.s?.force ,time", 1, rows, t, &rc, &err),
-             "time[s],segments.s1.force[N],segments.s2.force[N],segments.s3.force[N],"
-             "wind.v_wind[m/s]\n1.25,106,107,108,110\n");
+             "wind.v_wind[m/s],segments.s1.force[N],segments.s2.force[N],"
+             "segments.s3.force[N],time[s]\n110,106,107,108,1.25\n");
+  /* a column asked for twice appears once, where it was first asked for */
+  ENSURE_STR(csv_text(&l, "segments.s3.force,time,segments.*,time", 1, rows, t, &rc, &err),
+             "segments.s3.force[N],time[s],segments.s1.force[N],segments.s2.force[N]\n"
+             "108,1.25,106,107\n");
+  ENSURE(rc == AWE_OK);
   /* without time when no pattern matches it */
   ENSURE_STR(csv_text(&l, "segments.s2.*", 1, rows, t, &rc, &err),
              "segments.s2.force[N]\n107\n");

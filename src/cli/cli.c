@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/out_paths.h"
+#include "control/controller.h"
 #include "io/load.h"
 #include "io/yaml_doc.h"
 
@@ -149,7 +150,7 @@ int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec *
     return awe_cli_fail(&err);
   }
   awe_diag_free(&early);
-  awe_model *m = awe_model_build(s, &s->warnings, &err);
+  awe_model *m = awe_model_build_controlled(s, &s->warnings, &err);
   awe_cli_print_warnings(&s->warnings);
   if (!m) {
     awe_spec_free(s);

@@ -416,7 +416,7 @@ static awe_status start(run *r, int *io, awe_err *err) {
     fprintf(stderr, "awesim: steady state: residual %.3g N (max |acc| %.3g m/s^2)%s\n",
             sim->steady_residual, sim->steady_acc,
             m->nwing ? "; winches braked, wings free only radially" : "");
-    /* the and SymbolicAWEModels' notion of settled: accelerations below 1e-3 g */
+    /* settled as SymbolicAWEModels and the acceptance criterion mean it: accelerations < 1e-3 g */
     if (!(sim->steady_acc < AWE_STEADY_ACC_OK))
       fprintf(stderr,
               "awesim: warning: the steady state was not reached (max |acc| %.3g m/s^2 > %.3g "

@@ -44,8 +44,14 @@
 #define AWE_CTRL_RESOLUTION 1e-6
 
 /* Resolve the scenario's controllers into m (registry channels, measured and driven
- * elements, validation with file:line:col). Called by the model builder after the inputs. */
+ * elements, validation with file:line:col). Called by awe_model_build_controlled. */
 awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err);
+
+/* The runnable model of a scenario: the plant (awe_model_build), then its controllers
+ * (awe_controllers_build), which look the plant's winches and wings up. The one owner of that
+ * order, so the model layer never calls up into this one. Read-only once it returns; NULL
+ * with err set on failure (free with awe_model_free). */
+awe_model *awe_model_build_controlled(const awe_spec *s, awe_diag *warn, awe_err *err);
 
 /* Name of the output-vector element k ("wings.main_wing.heading") into buf; -1 if none. */
 int awe_output_scalar_find(const awe_model *m, const char *name);

@@ -201,6 +201,16 @@ static int set_units(awe_model *m, const awe_ctrl *c) {
 }
 
 
+awe_model *awe_model_build_controlled(const awe_spec *s, awe_diag *warn, awe_err *err) {
+  awe_model *m = awe_model_build(s, warn, err);
+  if (m && awe_controllers_build(m, s, err) != AWE_OK) {
+    awe_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+
 awe_status awe_controllers_build(awe_model *m, const awe_spec *s, awe_err *err) {
   const awe_scenario_spec *sc = &s->scenario;
   m->nctrl = sc->ncontroller;

@@ -211,9 +211,11 @@ typedef struct awe_model {
   struct awe_pool *pool;      /* owns every array above */
 } awe_model;
 
-/* Build a model from a spec. Resolves names, expands auto tethers, applies materials and
+/* Build the plant from a spec: resolves names, expands auto tethers, applies materials and
  * settings defaults, derives masses, places the system (tether lengths, transforms), lays out
- * the state vector, then validates (model_validate.c). Warnings go to warn.
+ * the state vector, then validates (model_validate.c). Warnings go to warn. Controllers are
+ * not built here (nctrl = 0): a runnable model comes from awe_model_build_controlled
+ * (control/controller.h), which calls this, then builds the controllers into it.
  * Returns NULL on failure with err set. */
 awe_model *awe_model_build(const awe_spec *s, awe_diag *warn, awe_err *err);
 void awe_model_free(awe_model *m);

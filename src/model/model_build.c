@@ -19,7 +19,6 @@
 
 #include "model/model_build_internal.h"
 #include "model/solver_default.h"
-#include "control/controller.h" /* up: the controllers are part of the read-only model */
 #include "util/pool.h"
 
 /* ---- name lookup -------------------------------------------------------------------------- */
@@ -137,8 +136,7 @@ static awe_status build(awe_mb_builder *b, awe_err *err) {
   AWE_TRY(awe_model_layout(b->m, err));
   AWE_TRY(awe_mb_signals(b, err));
   AWE_TRY(awe_model_layout_inputs(b->m, err));
-  AWE_TRY(awe_controllers_build(b->m, b->s, err));
-  return AWE_OK;
+  return AWE_OK;  /* the controllers come after, from the layer above: awe_model_build_controlled */
 }
 
 

@@ -35,8 +35,11 @@
  *                      Group-level variables (empty component, e.g. wind.v_wind) are [T]
  *                      (or [T,dim]) and add nothing to names.
  * Rows are buffered and written in blocks (one chunk per dataset per block), each followed by
- * H5Fflush, so a killed run leaves a readable file with every row of every completed block and
- * status "running". Files are bit-identical for identical writes (no timestamps).
+ * H5Fflush, so a killed run leaves a readable file with every row of every written block and
+ * status "running". A block is written when it is full (block_rows) or at the first row after
+ * AWE_H5_FLUSH_SECONDS of wall time since the last write, so a SIGKILL loses at most
+ * block_rows rows and at most the last second's rows. Files are bit-identical for identical
+ * writes (no timestamps) as long as no block was cut by the time bound.
  *
  * CSV: header `time[s],points.kcu.pos.x[m],...` (names from awe_var_scalar_name, unit in
  * brackets), one line per row, numbers "%.9g" with '.' as decimal point whatever LC_NUMERIC
@@ -77,12 +80,16 @@ typedef struct {
   const char *command_line;  /* root attribute `command_line` (NULL = "") */
   const char *scenario;      /* dataset /scenario, the scenario YAML as run (NULL = "") */
   int block_rows;            /* rows per block = chunk length in time; 0 = automatic
-                              * (about 64 KiB of output per block, 64..1024 rows) */
-  int gzip_level;            /* 0 = default (shuffle + deflate 4), 1..9 = that level,
-                              * -1 = no compression (about 3x faster on incompressible data) */
+                              * (about 256 KiB of output per block, 64..4096 rows) */
+  int gzip_level;            /* 0 or -1 = no compression (the default: deflate costs more than
+                              * the physics), 1..9 = shuffle + deflate at that level */
 } awe_h5_info;
 
 typedef struct awe_h5 awe_h5;
+
+/* A partial block is written at the first row after this much wall time since the last write:
+ * the bound on what a SIGKILL can lose besides block_rows. */
+#define AWE_H5_FLUSH_SECONDS 1.0
 
 /* Create (truncate) path and write the layout, the metadata and status "running". info may be
  * NULL. Returns NULL with err set: AWE_EIO when the file cannot be created or written,
@@ -121,8 +128,10 @@ typedef struct awe_csv awe_csv;
 /* Select columns and write the header line to f (not owned; use a large setvbuf for pipes).
  * patterns: comma-separated globs ('*', '?'; blanks ignored) over the scalar names
  * ("points.kcu.pos.x"); a vector variable's own name ("points.kcu.pos") selects all of its
- * components. NULL or "" selects every column. The `time` column comes first when patterns
- * are empty or one of them matches "time"; the others follow in registry order.
+ * components. NULL or "" selects every column, `time` first, then registry order. Otherwise
+ * the columns come in the order asked: each pattern adds the columns it matches that no
+ * earlier pattern added, in registry order among themselves (a glob expands in place), and
+ * `time` only where a pattern asks for it.
  * A pattern that matches no column is an error (AWE_EUSAGE, message with a suggestion and
  * some available names). Returns AWE_OK and sets *csv, an awe_status with err set, or
  * AWE_WRITER_EPIPE. */

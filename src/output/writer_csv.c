@@ -4,8 +4,10 @@
  * no commas), '\n' line ends:
  *   time[s],points.kcu.pos.x[m],points.kcu.pos.y[m],...,wind.v_wind[m/s]
  *   0,1.5,-2.25e-07,...
- * Column names are awe_var_scalar_name() with the unit in brackets; `time` first when
- * selected, then registry order. Numbers are "%.9g" formatted under a private "C" locale
+ * Column names are awe_var_scalar_name() with the unit in brackets, in the order the patterns
+ * ask for them: each pattern adds the columns it matches, in registry order, that no earlier
+ * pattern added (a glob expands in place). No patterns: time, then every column in registry
+ * order. Numbers are "%.9g" formatted under a private "C" locale
  * (newlocale + uselocale around each row), so the decimal point is '.' even if someone calls
  * setlocale(LC_NUMERIC, ...); the CLI does not call setlocale at all.
  *
@@ -21,13 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NUM_WIDTH = 32 };  /* "%.9g" needs at most 16 characters ("-1.23456789e-308") */
+enum { NUM_WIDTH = 32, TIME_COL = -1 };  /* "%.9g" needs at most 16 characters ("-1.23456789e-308") */
 
 struct awe_csv {
   FILE *f;
-  int with_time;
-  int ncol;         /* data columns, time excluded */
-  int *col;         /* scalar index into out for each data column */
+  int ncol;         /* columns, time included */
+  int *col;         /* scalar index into out for each column, TIME_COL for time */
   char *row;        /* formatting buffer */
   size_t rowcap;
   locale_t cloc;    /* (locale_t)0 if newlocale failed: then the caller's locale is used */
@@ -66,12 +67,6 @@ static char *strip_blanks(const char *p) {
 }
 
 
-static int selected(const char *pats, const scalar *s) {
-  if (awe_glob_match_list(pats, s->name)) return 1;
-  return s->v->dim > 1 && awe_glob_match_list(pats, s->vname);
-}
-
-
 /* error for a pattern that selects nothing: a suggestion and some available names */
 static awe_status no_match(awe_err *err, const char *pat, const scalar *sc, int ns) {
   const char **cands = malloc((size_t)(ns + 1) * sizeof(char *));
@@ -101,9 +96,14 @@ static awe_status no_match(awe_err *err, const char *pat, const scalar *sc, int 
 }
 
 
-/* every pattern must match something; returns AWE_OK or the error */
-static awe_status check_patterns(const char *pats, const scalar *sc, int ns, awe_err *err) {
+/* the columns, pattern by pattern: each pattern appends what it matches (time, then the
+   scalars in registry order) that is not picked yet; taken[] marks picked scalars, *time_taken
+   the time column. Every pattern must match something (a column picked by an earlier pattern
+   counts). Returns AWE_OK or the error. */
+static awe_status pick_columns(const char *pats, const scalar *sc, int ns, int *pick, int *npick,
+                               char *taken, awe_err *err) {
   char one[256];
+  int time_taken = 0;
   for (const char *p = pats; *p;) {
     const char *comma = strchr(p, ',');
     size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -112,9 +112,20 @@ static awe_status check_patterns(const char *pats, const scalar *sc, int ns, awe
     one[len] = 0;
     if (len) {
       int hit = awe_glob_match(one, "time");
-      for (int i = 0; i < ns && !hit; i++)
-        hit = awe_glob_match(one, sc[i].name) ||
-              (sc[i].v->dim > 1 && awe_glob_match(one, sc[i].vname));
+      if (hit && !time_taken) {
+        pick[(*npick)++] = TIME_COL;
+        time_taken = 1;
+      }
+      for (int i = 0; i < ns; i++) {
+        if (!awe_glob_match(one, sc[i].name) &&
+            !(sc[i].v->dim > 1 && awe_glob_match(one, sc[i].vname)))
+          continue;
+        hit = 1;
+        if (!taken[i]) {
+          pick[(*npick)++] = i;
+          taken[i] = 1;
+        }
+      }
       if (!hit) return no_match(err, one, sc, ns);
     }
     if (!comma) break;
@@ -184,17 +195,17 @@ static void csv_free(awe_csv *c) {
 /* write the header; returns AWE_OK or the stdio failure code */
 static int write_header(awe_csv *c, const scalar *sc, const int *pick, awe_err *err) {
   FILE *f = c->f;
-  int first = 1;
   errno = 0;
-  if (c->with_time) {
-    if (fputs("time[s]", f) == EOF) return io_fail(c, errno, err);
-    first = 0;
-  }
   for (int i = 0; i < c->ncol; i++) {
-    const scalar *s = &sc[pick[i]];
-    if (fprintf(f, "%s%s[%s]", first ? "" : ",", s->name, s->v->unit ? s->v->unit : "") < 0)
-      return io_fail(c, errno, err);
-    first = 0;
+    const char *sep = i ? "," : "";
+    int rc;
+    if (pick[i] == TIME_COL) {
+      rc = fprintf(f, "%stime[s]", sep);
+    } else {
+      const scalar *s = &sc[pick[i]];
+      rc = fprintf(f, "%s%s[%s]", sep, s->name, s->v->unit ? s->v->unit : "");
+    }
+    if (rc < 0) return io_fail(c, errno, err);
   }
   if (fputc('\n', f) == EOF) return io_fail(c, errno, err);
   return AWE_OK;
@@ -209,9 +220,10 @@ int awe_csv_open(awe_csv **csv, FILE *f, const awe_varlist *vars, const char *pa
   scalar *sc = list_scalars(vars, &ns, &names);
   char *pats = strip_blanks(patterns ? patterns : "");
   awe_csv *c = calloc(1, sizeof(*c));
-  int *pick = malloc((size_t)(ns ? ns : 1) * sizeof(int));
+  int *pick = malloc((size_t)(ns + 1) * sizeof(int));
+  char *taken = calloc((size_t)(ns + 1), 1);
   int rc = AWE_OK;
-  if (!sc || !pats || !c || !pick) {
+  if (!sc || !pats || !c || !pick || !taken) {
     rc = awe_err_set(err, AWE_ENOMEM, "out of memory");
     goto done;
   }
@@ -219,10 +231,12 @@ int awe_csv_open(awe_csv **csv, FILE *f, const awe_varlist *vars, const char *pa
   int all = 1;
   for (const char *p = pats; *p; p++)
     if (*p != ',') all = 0;
-  if (!all && (rc = check_patterns(pats, sc, ns, err)) != AWE_OK) goto done;
-  c->with_time = all || awe_glob_match_list(pats, "time");
-  for (int i = 0; i < ns; i++)
-    if (all || selected(pats, &sc[i])) pick[c->ncol++] = i;
+  if (all) {
+    pick[c->ncol++] = TIME_COL;
+    for (int i = 0; i < ns; i++) pick[c->ncol++] = i;
+  } else if ((rc = pick_columns(pats, sc, ns, pick, &c->ncol, taken, err)) != AWE_OK) {
+    goto done;
+  }
 
   c->col = malloc((size_t)(c->ncol ? c->ncol : 1) * sizeof(int));
   c->rowcap = (size_t)(c->ncol + 1) * NUM_WIDTH + 2;
@@ -231,7 +245,8 @@ int awe_csv_open(awe_csv **csv, FILE *f, const awe_varlist *vars, const char *pa
     rc = awe_err_set(err, AWE_ENOMEM, "out of memory");
     goto done;
   }
-  for (int i = 0; i < c->ncol; i++) c->col[i] = sc[pick[i]].v->offset + sc[pick[i]].k;
+  for (int i = 0; i < c->ncol; i++)
+    c->col[i] = pick[i] == TIME_COL ? TIME_COL : sc[pick[i]].v->offset + sc[pick[i]].k;
   c->cloc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
   rc = write_header(c, sc, pick, err);
 
@@ -239,6 +254,7 @@ done:
   if (rc != AWE_OK) csv_free(c);
   else *csv = c;
   free(pick);
+  free(taken);
   free(pats);
   free(names);
   free(sc);
@@ -254,13 +270,9 @@ int awe_csv_write_row(awe_csv *c, double t, const double *out, awe_err *err) {
   if (c->cloc != (locale_t)0) old = uselocale(c->cloc);
   char *p = c->row;
   size_t left = c->rowcap;
-  if (c->with_time) {
-    int n = snprintf(p, left, "%.9g", t);
-    p += n;
-    left -= (size_t)n;
-  }
   for (int i = 0; i < c->ncol; i++) {
-    int n = snprintf(p, left, (i || c->with_time) ? ",%.9g" : "%.9g", out[c->col[i]]);
+    double x = c->col[i] == TIME_COL ? t : out[c->col[i]];
+    int n = snprintf(p, left, i ? ",%.9g" : "%.9g", x);
     p += n;
     left -= (size_t)n;
   }
@@ -273,7 +285,7 @@ int awe_csv_write_row(awe_csv *c, double t, const double *out, awe_err *err) {
 }
 
 
-int awe_csv_ncolumns(const awe_csv *c) { return c ? c->ncol + c->with_time : 0; }
+int awe_csv_ncolumns(const awe_csv *c) { return c ? c->ncol : 0; }
 
 
 int awe_csv_close(awe_csv *c, awe_err *err) {

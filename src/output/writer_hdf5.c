@@ -20,13 +20,18 @@
  *                       component_units, one unit per component, as the CSV header has them.
  * Strings are fixed-length, NUL-padded, UTF-8 (what h5py writes; MATLAB reads them).
  *
- * Datasets are chunked along time, block_rows rows per chunk, with shuffle + deflate level 4
- * (info->gzip_level) when the filters are available (H5Zfilter_avail). Rows are buffered in
- * memory ([block_rows][list size] doubles, allocated at open); a full block extends every
- * dataset, writes exactly one complete chunk each, updates t_end and calls H5Fflush. Block =
- * chunk so that every chunk is compressed once: flushing partial chunks would recompress them
- * at every flush and make the file layout depend on flush timing. The price is that a killed
- * run loses up to one block (<= 1024 rows); awe_h5_flush forces a partial block out.
+ * Datasets are chunked along time, block_rows rows per chunk, uncompressed by default: shuffle
+ * + deflate cost more than the physics of a typical run (2plate_parked, 600 s: 0.37 s of
+ * physics, deflate 4 +0.45 s for a 1.6:1 ratio on simulation doubles); info->gzip_level 1..9
+ * asks for shuffle + deflate when the filters are available (H5Zfilter_avail). Rows are
+ * buffered in memory ([block_rows][list size] doubles, allocated at open); a full block, or the
+ * first row after AWE_H5_FLUSH_SECONDS of wall time since the last write, extends every
+ * dataset, writes each dataset's columns gathered into one contiguous buffer (one plain
+ * hyperslab per dataset and block: a strided memory selection made HDF5 iterate row by row),
+ * updates t_end and calls H5Fflush. Block = chunk so that a compressed chunk is compressed once
+ * (a partial block, written on the time bound, is rewritten when the block completes). A
+ * killed run therefore loses at most the unflushed block: at most block_rows rows and at most
+ * the rows of the last second of wall time; awe_h5_flush forces a partial block out.
  * Between blocks the file is not touched, so a process killed there leaves a file that opens
  * with every flushed row and status "running". Library-version bounds are (earliest, v1.8):
  * readable by HDF5 1.8+ and MATLAB, and no superblock "file open" flag that would make a
@@ -40,6 +45,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "output/out_file.h"
@@ -50,7 +56,7 @@
 #define AWE_VERSION "unknown"
 #endif
 
-enum { SCHEMA_VERSION = 1, DEFLATE_LEVEL = 4 };
+enum { SCHEMA_VERSION = 1 };
 
 typedef struct {
   hid_t id;       /* dataset */
@@ -72,6 +78,8 @@ struct awe_h5 {
   double tlast;      /* time of the last row in the file */
   double *buf;       /* [block][size] */
   double *tbuf;      /* [block] */
+  double *gbuf;      /* [block][longest dataset slice]: one dataset's columns, contiguous */
+  double last_write; /* monotonic wall time of the last block written (s) */
   int broken;        /* a write failed: refuse further rows */
   int nospace;       /* the disk is full: nothing more may be written (see out_file.h) */
   awe_out_file of;   /* our lock on the path and the space reservations */
@@ -81,6 +89,14 @@ struct awe_h5 {
 /* Bytes kept reserved past the data for the closing writes (summary attributes, status,
    error message) and for the chunk index and attribute updates of one block. */
 enum { CLOSE_RESERVE = 64 * 1024, BLOCK_OVERHEAD = 32 * 1024 };
+
+/* monotonic wall time in seconds (0 if the clock fails: then only the row bound holds) */
+static double now_s(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 
 /* ---- HDF5 error handling ---------------------------------------------------------------- */
 
@@ -445,6 +461,7 @@ static void free_writer(awe_h5 *w) {
   free(w->ds);
   free(w->buf);
   free(w->tbuf);
+  free(w->gbuf);
   free(w);
 }
 
@@ -485,15 +502,21 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   w->block = info && info->block_rows > 0 ? info->block_rows : auto_block(nlog);
   if (w->block > 65536) w->block = 65536;
   int gz = info ? info->gzip_level : 0;
-  w->gzip = gz == 0 ? DEFLATE_LEVEL : gz < 0 ? 0 : gz > 9 ? 9 : gz;
+  w->gzip = gz <= 0 ? 0 : gz > 9 ? 9 : gz;
+  int maxlen = 1;
+  for (int r = 0; r < nr; r++)
+    if (runs[r].n * vars->v[runs[r].first].dim > maxlen)
+      maxlen = runs[r].n * vars->v[runs[r].first].dim;
   w->ds = calloc((size_t)(nr ? nr : 1), sizeof(dset));
   w->buf = malloc((size_t)w->block * (size_t)(w->size ? w->size : 1) * sizeof(double));
   w->tbuf = malloc((size_t)w->block * sizeof(double));
-  if (!w->ds || !w->buf || !w->tbuf) {
+  w->gbuf = malloc((size_t)w->block * (size_t)maxlen * sizeof(double));
+  if (!w->ds || !w->buf || !w->tbuf || !w->gbuf) {
     free(runs);
     free(w->ds);
     free(w->buf);
     free(w->tbuf);
+    free(w->gbuf);
     free(w);
     awe_err_set(err, AWE_ENOMEM, "out of memory");
     return NULL;
@@ -507,6 +530,7 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
     free(w->ds);
     free(w->buf);
     free(w->tbuf);
+    free(w->gbuf);
     free(w);
     return NULL;
   }
@@ -561,6 +585,7 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   if (fapl >= 0) H5Pclose(fapl);
   if (!st) st = create_layout(w, vars, runs, nr, info, err);
   if (!st && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) st = h5_fail(err, "cannot flush");
+  if (!st) w->last_write = now_s();
   if (st) {
     free_writer(w);
     unlink(path);  /* we hold the claim: the half-made file is ours, and useless */
@@ -593,19 +618,22 @@ static int write_block(awe_h5 *w) {
   if (fs >= 0) H5Sclose(fs);
   if (ms >= 0) H5Sclose(ms);
 
-  /* the buffer is [block][size]; each dataset is the column slice [off, off+len) of its rows */
-  hsize_t bdims[2] = {(hsize_t)w->block, (hsize_t)(w->size ? w->size : 1)};
+  /* the buffer is [block][size]; each dataset is the column slice [off, off+len) of its rows,
+     gathered into gbuf so that HDF5 sees one contiguous block */
   for (int i = 0; i < w->nds && !rc; i++) {
     dset *d = &w->ds[i];
     hsize_t dims[3] = {n1, d->dims[1], d->dims[2]};
     hsize_t start[3] = {n0, 0, 0}, count[3] = {nb, d->dims[1], d->dims[2]};
-    hsize_t mstart[2] = {0, (hsize_t)d->off}, mcount[2] = {nb, (hsize_t)d->len};
-    ms = H5Screate_simple(2, bdims, NULL);
+    for (int r = 0; r < w->nbuf; r++)
+      memcpy(w->gbuf + (size_t)r * (size_t)d->len, w->buf + (size_t)r * (size_t)w->size + d->off,
+             (size_t)d->len * sizeof(double));
+    /* the memory space has the file selection's shape: HDF5 then maps it without walking
+       element by element */
+    ms = H5Screate_simple(d->rank, count, NULL);
     fs = -1;
-    if (ms < 0 || H5Sselect_hyperslab(ms, H5S_SELECT_SET, mstart, NULL, mcount, NULL) < 0 ||
-        H5Dset_extent(d->id, dims) < 0 || (fs = H5Dget_space(d->id)) < 0 ||
+    if (ms < 0 || H5Dset_extent(d->id, dims) < 0 || (fs = H5Dget_space(d->id)) < 0 ||
         H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-        H5Dwrite(d->id, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, w->buf) < 0)
+        H5Dwrite(d->id, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, w->gbuf) < 0)
       rc = -1;
     if (fs >= 0) H5Sclose(fs);
     if (ms >= 0) H5Sclose(ms);
@@ -621,6 +649,7 @@ static int write_block(awe_h5 *w) {
   w->nrows = n1;
   w->tlast = t_end;
   w->nbuf = 0;
+  w->last_write = now_s();
   return 0;
 }
 
@@ -653,7 +682,7 @@ awe_status awe_h5_write_row(awe_h5 *w, double t, const double *out, awe_err *err
   if (w->size)
     memcpy(w->buf + (size_t)w->nbuf * (size_t)w->size, out, (size_t)w->size * sizeof(double));
   w->nbuf++;
-  if (w->nbuf < w->block) return AWE_OK;
+  if (w->nbuf < w->block && now_s() - w->last_write < AWE_H5_FLUSH_SECONDS) return AWE_OK;
   return awe_h5_flush(w, err);
 }
 

@@ -18,7 +18,7 @@
  *   pulley (test model), 500 s      -       -     1002   28010      -        -
  *   pendulum (undamped stiff rod)  884     875    1871     124      113     112
  *   2plate structure, aero off      25      27      16       3      -        -
- *     (since the wing issue: pulley legs damped on d(len - l0)/dt, rigid wing as one body)
+ *     (since the rigid-wing model: pulley legs damped on d(len - l0)/dt, rigid wing as one body)
  *     particle wing                 23      24      15      24      -        -
  *     rigid wing                    19      20      12      42      -        -
  * Tethers, bridles and pulleys with line damping are stiff with strongly damped fast modes:

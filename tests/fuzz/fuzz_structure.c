@@ -1,6 +1,7 @@
 /* fuzz_structure.c: a structural geometry file, and the model built from it (name resolution,
  * generated tethers, masses, placement, validation). */
 #include "fuzz.h"
+#include "control/controller.h"
 #include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -11,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const awe_ynode *root = fuzz_parse(s, data, size, "structure.yaml", &err);
   if (root && !awe_spec_read_structure(s, root, "structure.yaml", &err)) {
     s->settings.g_earth = 9.81;
-    awe_model_free(awe_model_build(s, &warn, &err));
+    awe_model_free(awe_model_build_controlled(s, &warn, &err));
   }
   awe_diag_free(&warn);
   awe_spec_free(s);
