@@ -49,6 +49,8 @@ for i in 1 2 3 4 5; do sh "$D/sweep.sh" "$i"; done
 "$AWESIM" sweep --merge "$D" 2>"$T/err"
 rc=$?
 check "merge exit $rc (0 expected): $(cat "$T/err")" [ "$rc" -eq 0 ]
+check "no sanitizer report in a run log or the merge" \
+  sh -c "! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' '$D'/run_*.log '$T/err'"
 csv=$D/summary.csv
 check "header: cycles and the 15 cycle_median columns between rows and scenario" grep -q \
   ',rows,cycles,cycle_median.t_start\[s\],cycle_median.duration\[s\],.*,cycle_median.elevation_reel_out_mean\[deg\],.*,cycle_median.power_mean\[W\],cycle_median.power_electrical_mean\[W\],scenario,hdf5,error$' \
@@ -113,6 +115,7 @@ for ext in ("json", "rc"):          # run 4: only the log says crashed
 EOF
   "$AWESIM" sweep --merge "$C" 2>"$T/err"
   rc=$?
+  check "crashed: no sanitizer report" sh -c "! grep -qE 'AddressSanitizer|runtime error' '$T/err'"
   check "crashed: merge exit $rc (2 not complete expected)" [ "$rc" -eq 2 ]
   check "crashed: run 3 listed with its crash: $(cat "$T/err")" grep -q \
     '^  run 003 (settings.environment.v_wind=12): crashed, exit 3: crash: wing main_wing, time 12.5, impact_speed 7.25$' \
@@ -218,6 +221,15 @@ print(repr(8766 * sum((v[i + 1] - v[i]) * (g[i] + g[i + 1]) / 2 for i in range(3
     { line = $0; $1 = $1 ",1"; print; $0 = line; $1 = $1 ",2"; print }' "$F" >"$T/by.csv"
   "$PLOT" "$T/by.csv" --aep-mean 7 -o "$T/by.png" --size 640x400 2>"$T/err"
   check "--by: two AEP lines: $(cat "$T/err")" [ "$(grep -c '^awesim-plot: AEP (d=[12]): mechanical' "$T/err")" -eq 2 ]
+  "$PLOT" "$T/by.csv" --x d -o "$T/byx.png" --size 640x400 2>"$T/err"
+  check "--x another key: the results figure, no power curve: $(cat "$T/err")" \
+    sh -c "[ -s '$T/byx.png' ] && ! grep -q 'power curve' '$T/err'"
+  # no run with a full cycle (the cycle columns all empty): the results figure
+  awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cycles") c = i
+    print; next } { $c = 0; print }' "$F" | grep -v crashed | grep -v failed >"$T/nocy.csv"
+  "$PLOT" "$T/nocy.csv" -o "$T/nocy.png" --size 640x400 2>"$T/err"
+  check "no full cycle anywhere: the results figure: $(cat "$T/err")" \
+    sh -c "[ -s '$T/nocy.png' ] && ! grep -q 'power curve' '$T/err'"
   "$PLOT" "$F" --aep-mean 0 -o "$T/x.png" 2>/dev/null
   check "--aep-mean 0: exit 2" [ $? -eq 2 ]
   "$PLOT" "$F" --aep-mean 7 --aep-shape -1 -o "$T/x.png" 2>/dev/null

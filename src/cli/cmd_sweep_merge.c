@@ -1,9 +1,11 @@
 /* cmd_sweep_merge.c: `awesim sweep --merge DIR`: one summary.csv row per point of DIR/plan.tsv
  * from the point's run_NNN.rc (exit status), run_NNN.json (the --summary-json record),
- * run_NNN.log (its last line is the error of a failed run) and run_NNN.h5 (its status
+ * run_NNN.log (its error line is the error of a failed run) and run_NNN.h5 (its status
  * attribute, its rows and the results columns, sweep_h5.c). An exit status of 0 is not taken on
- * trust: the log must open and say complete, and so must the JSON record. Columns and
- * statuses: awesim(1), SWEEPS. summary.csv is written under a temporary name and renamed. */
+ * trust: the log must open and say complete, and so must the JSON record. A log or record that
+ * says crashed makes the run crashed whatever its exit status. The cycle columns are the JSON
+ * record's cycle count and cycle_median. Columns and statuses: awesim(1), SWEEPS. summary.csv
+ * is written under a temporary name and renamed. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
