@@ -158,12 +158,13 @@ for col in ("cycle_median.power_mean[W]", "cycle_median.power_electrical_mean[W]
     print(repr(e), end=" ")
 EOF
 )
-  set -- $want
   m=$(echo "$got" | cut -d' ' -f1)
   e=$(echo "$got" | cut -d' ' -f2)
+  hm=$(echo "$want" | cut -d' ' -f1)
+  he=$(echo "$want" | cut -d' ' -f2)
   echo "sweep_cycles: AEP of the sweep (mean 7 m/s, Rayleigh): printed $m / $e kWh," \
-    "by hand $1 / $2 kWh"
-  near "$m" "$1" 1e-6 && near "$e" "$2" 1e-6 && ok || bad "AEP printed '$got', by hand '$want'"
+    "by hand $hm / $he kWh"
+  near "$m" "$hm" 1e-6 && near "$e" "$he" 1e-6 && ok || bad "AEP printed '$got', by hand '$want'"
   "$PLOT" "$C" --aep-mean 7 -o "$T/pcc.png" --size 800x500 2>"$T/err"
   rc=$?
   check "power curve with crashes: exit $rc" [ "$rc" -eq 0 ]
