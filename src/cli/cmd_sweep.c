@@ -48,10 +48,11 @@ static const char usage_text[] =
     "  -q, --quiet          no summary on stderr (runs not complete are still listed)\n"
     "  -h, --help           this text\n"
     "\n"
-    "exit status: 0 ok (--merge: every run complete); 1..63 (--merge) that many runs failed\n"
-    "or are missing (63: 63 or more); 2 usage; 65 invalid grid or plan; 66 a file cannot be\n"
-    "opened; 69 the --exec command cannot be run; 74 the output cannot be written, the folder\n"
-    "is not a sweep folder or another sweep writes it; 130/143 interrupted.\n";
+    "exit status: 0 ok (--merge: every run complete); 1..63 (--merge) that many runs not\n"
+    "complete: failed, crashed, interrupted, invalid or missing (63: 63 or more); 2 usage;\n"
+    "65 invalid grid or plan; 66 a file cannot be opened; 69 the --exec command cannot be\n"
+    "run; 74 the output cannot be written, the folder is not a sweep folder or another sweep\n"
+    "writes it; 130/143 interrupted.\n";
 
 typedef struct {
   const char *grid, *out, *awesim, *merge, *pending;

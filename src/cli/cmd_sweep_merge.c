@@ -1,9 +1,11 @@
 /* cmd_sweep_merge.c: `awesim sweep --merge DIR`: one summary.csv row per point of DIR/plan.tsv
  * from the point's run_NNN.rc (exit status), run_NNN.json (the --summary-json record),
- * run_NNN.log (its last line is the error of a failed run) and run_NNN.h5 (its status
+ * run_NNN.log (its error line is the error of a failed run) and run_NNN.h5 (its status
  * attribute, its rows and the results columns, sweep_h5.c). An exit status of 0 is not taken on
- * trust: the log must open and say complete, and so must the JSON record. Columns and
- * statuses: awesim(1), SWEEPS. summary.csv is written under a temporary name and renamed. */
+ * trust: the log must open and say complete, and so must the JSON record. A log or record that
+ * says crashed makes the run crashed whatever its exit status. The cycle columns are the JSON
+ * record's cycle count and cycle_median. Columns and statuses: awesim(1), SWEEPS. summary.csv
+ * is written under a temporary name and renamed. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/cycle_stats.h"
 #include "cli/cmd_sweep.h"
 #include "sweep/sweep.h"
 #include "io/yaml_doc.h"
@@ -169,18 +172,27 @@ static void csv_num(FILE *f, double x) {
   else fprintf(f, ",%.9g", x);
 }
 
-/* the last non-empty line of a run's log, without awesim's "awesim: error: " prefix */
+/* the run's error from its log: the last "awesim: error: " line, else the last non-empty line
+   that is not indented (the cycle table's rows are), without awesim's "awesim: error: " */
 static void last_line(const char *path, char *out, size_t n) {
   out[0] = 0;
   char *t = slurp(path, NULL);
   if (!t) return;
-  char *end = t + strlen(t);
-  while (end > t && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ')) *--end = 0;
-  char *start = strrchr(t, '\n');
-  start = start ? start + 1 : t;
-  if (!strncmp(start, "awesim: ", 8)) start += 8;
-  if (!strncmp(start, "error: ", 7)) start += 7;
-  snprintf(out, n, "%s", start);
+  const char *pick = NULL, *err = NULL;
+  for (char *line = t, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next) *next++ = 0;
+    char *end = line + strlen(line);
+    while (end > line && (end[-1] == '\r' || end[-1] == ' ')) *--end = 0;
+    if (!strncmp(line, "awesim: error: ", 15)) err = line;
+    if (*line && *line != ' ') pick = line;
+  }
+  if (err) pick = err;
+  if (pick) {
+    if (!strncmp(pick, "awesim: ", 8)) pick += 8;
+    if (!strncmp(pick, "error: ", 7)) pick += 7;
+    snprintf(out, n, "%s", pick);
+  }
   free(t);
 }
 
@@ -206,6 +218,33 @@ static const char *jfield(const awe_ynode *root, const char *key) {
   return v && v->kind == AWE_Y_SCALAR ? v->str : NULL;
 }
 
+/* a crashed run's "crash" record of its summary JSON as "crash: KEY VALUE, ..." */
+static void crash_text(const awe_ynode *root, char *out, size_t n) {
+  const awe_ynode *c = root ? awe_ymap_get(root, "crash") : NULL;
+  out[0] = 0;
+  if (!c || c->kind != AWE_Y_MAP) return;
+  size_t l = (size_t)snprintf(out, n, "crash:");
+  for (int i = 0; i < c->n && l < n; i++)
+    if (c->items[i]->kind == AWE_Y_SCALAR)
+      l += (size_t)snprintf(out + l, n - l, "%s %s %s", l > 6 ? "," : "", c->keys[i]->str,
+                            c->items[i]->str);
+}
+
+/* the cycle columns from the run's summary JSON: the number of full cycles (NaN without a
+   "cycles" list) and the fields of "cycle_median" (NaN when it is null or a field is null) */
+static double cycle_columns(const awe_ynode *root, double *med) {
+  const awe_ynode *cy = root ? awe_ymap_get(root, "cycles") : NULL;
+  const awe_ynode *m = root ? awe_ymap_get(root, "cycle_median") : NULL;
+  for (int i = 0; i < awe_cycle_nfields; i++) {
+    const awe_ynode *v = m && m->kind == AWE_Y_MAP ? awe_ymap_get(m, awe_cycle_fields[i].name)
+                                                   : NULL;
+    char *end = NULL;
+    med[i] = v && v->kind == AWE_Y_SCALAR ? strtod(v->str, &end) : NAN;
+    if (end && (end == v->str || *end || !isfinite(med[i]))) med[i] = NAN;
+  }
+  return cy && cy->kind == AWE_Y_SEQ ? cy->n : NAN;
+}
+
 /* the run's exit status from run_NNN.rc: digits and a line end, else -1 */
 static int read_rc(const char *path) {
   char *t = slurp(path, NULL);
@@ -223,9 +262,13 @@ static int judge(const char *id, int rc, int have_h5, int h5_ok, const awe_sweep
   const char *hs = r->status;
   int interrupted = rc == 130 || rc == 143 || (jst && !strcmp(jst, "interrupted")) ||
                     (h5_ok && !strcmp(hs, "interrupted"));
+  int crashed = (h5_ok && !strcmp(hs, "crashed")) || (jst && !strcmp(jst, "crashed"));
   if (rc < 0 && !have_h5 && !have_js) {
     *status = "missing";
     snprintf(err, n, "did not run");
+  } else if (crashed && rc != 130 && rc != 143) {
+    /* the wing hit the ground: a result of the physics, not of the solver */
+    *status = "crashed";
   } else if (rc > 0 || (rc < 0 && h5_ok && strcmp(hs, "complete"))) {
     *status = interrupted || (rc < 0 && !strcmp(hs, "running")) ? "interrupted" : "failed";
     if (rc < 0 && !strcmp(*status, "interrupted"))
@@ -279,6 +322,10 @@ static int merge_row(FILE *f, const char *dir, const plan_file *pl, int p, const
   const char *status;
   int complete = judge(id, rc, have_h5, h5_ok, &r, have_js, jst, &status, err_msg,
                        sizeof(err_msg));
+  if (!strcmp(status, "crashed") && !err_msg[0]) crash_text(jr, err_msg, sizeof(err_msg));
+  if (!strcmp(status, "crashed") && !err_msg[0])
+    snprintf(err_msg, sizeof(err_msg), "no crash record (run_%s.json %s)", id,
+             jr ? "has no \"crash\"" : "missing or unreadable");
   if (!complete && !err_msg[0] && jerr) snprintf(err_msg, sizeof(err_msg), "%s", jerr);
   snprintf(path, sizeof(path), "%s.log", base);
   if (!complete && !err_msg[0]) last_line(path, err_msg, sizeof(err_msg));
@@ -306,6 +353,11 @@ static int merge_row(FILE *f, const char *dir, const plan_file *pl, int p, const
     csv_field(f, jfield(jr, "rhs_calls") ? jfield(jr, "rhs_calls") : "", 0);
     if (r.rows >= 0) fprintf(f, ",%ld", r.rows);
     else fputc(',', f);
+    double med[sizeof(awe_cycle) / sizeof(double)];
+    double ncy = cycle_columns(jr, med);
+    if (isnan(ncy)) fputc(',', f);
+    else fprintf(f, ",%.0f", ncy);
+    for (int i = 0; i < awe_cycle_nfields; i++) csv_num(f, ncy > 0 ? med[i] : NAN);
     csv_field(f, name, 0);
     char rel[64];
     snprintf(rel, sizeof(rel), "run_%s.h5", id);
@@ -410,7 +462,10 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
     fputs("point", f);
     for (int k = 0; k < pl.nkeys; k++) csv_field(f, pl.keys[k], 0);
     fputs(",status,exit_code,force_mean[N],force_max[N],power_mean[W],elevation_final[deg],"
-          "t_end[s],wall_time[s],realtime_factor,steps,rhs_calls,rows,scenario,hdf5,error\n", f);
+          "t_end[s],wall_time[s],realtime_factor,steps,rhs_calls,rows,cycles", f);
+    for (int i = 0; i < awe_cycle_nfields; i++)
+      fprintf(f, ",cycle_median.%s[%s]", awe_cycle_fields[i].name, awe_cycle_fields[i].unit);
+    fputs(",scenario,hdf5,error\n", f);
     /* runs not complete are listed on stderr as they come */
     int sig = 0;
     for (int p = 0; p < pl.npoints && !sig; p++) {

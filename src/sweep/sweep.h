@@ -45,7 +45,8 @@ typedef struct {
                                    farthest from the origin, when above ground */
   long rows;                    /* rows logged (length of /time), -1 when absent */
   char status[16];              /* the root attribute status ("complete", "interrupted",
-                                   "failed", "running"), "" when absent or unreadable */
+                                   "failed", "crashed", "running"), "" when absent or
+                                   unreadable */
 } awe_sweep_results;
 
 /* AWE_OK also when some fields stay NaN; an error only when the file cannot be opened as HDF5

@@ -70,6 +70,8 @@ static void read_status(hid_t f, awe_sweep_results *r) {
       char *s = NULL;
       hid_t mt = H5Tcopy(H5T_C_S1);
       H5Tset_size(mt, H5T_VARIABLE);
+      /* HDF5 converts no string between ASCII and UTF-8 (h5py writes UTF-8) */
+      H5Tset_cset(mt, H5Tget_cset(t));
       if (H5Aread(a, mt, &s) >= 0 && s) snprintf(r->status, sizeof(r->status), "%s", s);
       if (s) H5free_memory(s);
       H5Tclose(mt);
