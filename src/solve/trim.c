@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aero/vsm.h"
 #include "engine/aero_coupling.h"
 #include "engine/outputs.h"
 #include "model/input_signal.h"
@@ -16,6 +17,7 @@
 
 /* outer iterations on the loads (trim.h) */
 #define AWE_TRIM_MAX_OUTER 40
+#define AWE_TRIM_VSM_RTOL 1e-12
 
 
 void awe_trim_fold_controllers(const awe_ctx *c, double *u) {
@@ -311,6 +313,26 @@ static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, a
 }
 
 
+/* the VSM's circulation tolerance at the trim: its loads must not carry the rtol of a
+ * simulation's solve (1e-5 by default; the V3 stalled at a relative residual of 2e-11, its
+ * azimuth, a nearly neutral direction, uncertain by 1e-6 rad); saved into sv[nwing] (on != 0)
+ * or restored from it (on == 0) */
+static void tight_vsm(const awe_model *m, const awe_work *w, awe_vsm_settings *sv, int on) {
+  for (int j = 0; j < m->nwing; j++) {
+    struct awe_vsm_wing *v = awe_aero_vsm(w, j);
+    if (!v) continue;
+    if (!on) {
+      awe_vsm_wing_set_settings(v, &sv[j]);
+      continue;
+    }
+    sv[j] = *awe_vsm_wing_settings(v);
+    awe_vsm_settings t = sv[j];
+    if (t.rtol > AWE_TRIM_VSM_RTOL) t.rtol = AWE_TRIM_VSM_RTOL;
+    awe_vsm_wing_set_settings(v, &t);
+  }
+}
+
+
 /* held outputs minus their values at s->y */
 static int hold_error(awe_sim *s, const awe_trim_spec *ts, double *g) {
   double *yo = malloc(sizeof(double) * ((size_t)s->w->ny + 1));
@@ -429,7 +451,13 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
   s->guard.phase = "trim";
 
   double *u0 = malloc(sizeof(double) * ((size_t)w->nu + 1));
-  if (!u0) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  awe_vsm_settings *sv = malloc(sizeof(awe_vsm_settings) * ((size_t)m->nwing + 1));
+  if (!u0 || !sv) {
+    free(u0);
+    free(sv);
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  tight_vsm(m, w, sv, 1);
   memcpy(u0, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, 0.0, u0);
   awe_trim_fold_controllers(&s->ctx, u0);
@@ -459,6 +487,8 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
       s->u[k] = u0[k] - add;
     }
   s->ctx.u = s->u;
+  tight_vsm(m, w, sv, 0);
+  free(sv);
   free(u0);
   awe_integrator_reset(s->it);
   if (rc == AWE_OK) s->guard.phase = phase;
