@@ -18,6 +18,9 @@
 /* outer iterations on the loads (trim.h) */
 #define AWE_TRIM_MAX_OUTER 40
 #define AWE_TRIM_VSM_RTOL 1e-12
+/* the free flight of the continuation (free_trim) [s], and the residual that starts it */
+#define AWE_TRIM_FLY_TIME 20.0
+#define AWE_TRIM_FLY_BELOW 1e-9
 
 
 void awe_trim_fold_controllers(const awe_ctx *c, double *u) {
@@ -270,40 +273,70 @@ static int keep_best(awe_sim *s, const awe_trim_result *r, double *best, double 
 }
 
 
-/* the free trim at the inputs s->ctx.u, warm-started from s->y (velocities zero): the
- * pseudo-transient polish (steady.c) without the sphere hold, then the outer iteration on the
- * loads (trim.h): Newton to convergence with the wings' aerodynamic models frozen at the
- * current point, a fresh solve at its solution, repeated while the residual with fresh loads
- * improves; last Newton with the aerodynamics fresh at every point. The best state seen is
- * returned, the start included. */
-static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, awe_err *err) {
-  double best = INFINITY;
-  double *yb = malloc(sizeof(double) * ((size_t)s->w->nx + 1));
-  if (!yb) return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  /* the start is a candidate too: a polish that wanders off (a particle wing folding) must not
-   * return a worse state than it was given */
-  if (fresh_residual(s, r) == 0) keep_best(s, r, &best, yb);
+/* polish and the outer iteration on the loads from s->y; the best state into yb, *best */
+static void solve_from(awe_sim *s, awe_steady_io *io, awe_trim_result *r, double *best,
+                       double *yb) {
   r->polish_iters += awe_steady_polish(io);
-  if (!s->guard.why && fresh_residual(s, r) == 0) keep_best(s, r, &best, yb);
+  if (!s->guard.why && fresh_residual(s, r) == 0) keep_best(s, r, best, yb);
   memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
   int stall = 0;
-  for (int o = 0; o < AWE_TRIM_MAX_OUTER && !s->guard.why && best > 1e-12; o++) {
+  for (int o = 0; o < AWE_TRIM_MAX_OUTER && !s->guard.why && *best > 1e-12; o++) {
     int fresh = o == AWE_TRIM_MAX_OUTER - 1 || stall == 2 || !s->w->aero;
     if (s->w->aero) awe_rhs_aero_refresh(&s->ctx, 0.0, s->y);
     r->polish_iters += newton(s, 60, fresh);
     if (s->guard.why || fresh_residual(s, r)) break;
-    if (keep_best(s, r, &best, yb)) {
+    if (keep_best(s, r, best, yb)) {
       stall = 0;
       continue;
     }
     memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
     if (fresh || ++stall > 2) break;
   }
+  memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
+}
+
+
+/* the free trim at the inputs s->ctx.u, warm-started from s->y (velocities zero): the
+ * pseudo-transient polish (steady.c) without the sphere hold, then the outer iteration on the
+ * loads (trim.h): Newton to convergence with the wings' aerodynamic models frozen at the
+ * current point, a fresh solve at its solution, repeated while the residual with fresh loads
+ * improves; Newton with the aerodynamics fresh at every point after two outer iterations
+ * without progress. When that ends above AWE_TRIM_FLY_BELOW, the system flies free from the
+ * start for AWE_TRIM_FLY_TIME and the same solve continues from where it got. The best state
+ * seen is returned, the start included. */
+static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, awe_err *err) {
+  int nx = s->w->nx;
+  double best = INFINITY;
+  double *yb = malloc(sizeof(double) * ((size_t)nx + 1) * 2), *ys = yb + nx + 1;
+  if (!yb) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  memcpy(ys, s->y, sizeof(double) * (size_t)nx);
+  /* the start is a candidate too: a polish that wanders off (a particle wing folding) must not
+   * return a worse state than it was given */
+  if (fresh_residual(s, r) == 0) keep_best(s, r, &best, yb);
+  solve_from(s, io, r, &best, yb);
+  if (!s->guard.why && best > AWE_TRIM_FLY_BELOW && s->w->aero) {
+    memcpy(s->y, ys, sizeof(double) * (size_t)nx);
+    awe_err e2 = {0};
+    io->free = io->fly = 1;
+    awe_status st = awe_steady_march(io, AWE_TRIM_FLY_TIME, &e2);
+    io->free = io->fly = 0;
+    if (st == AWE_OK && !s->guard.why) {
+      double b2 = INFINITY;
+      double *y2 = malloc(sizeof(double) * ((size_t)nx + 1));
+      if (y2 && fresh_residual(s, r) == 0) keep_best(s, r, &b2, y2);
+      if (y2) solve_from(s, io, r, &b2, y2);
+      if (y2 && b2 < best) {
+        best = b2;
+        memcpy(yb, y2, sizeof(double) * (size_t)nx);
+      }
+      free(y2);
+    }
+  }
   if (s->guard.why) {
     free(yb);
     return awe_guard_error(&s->guard, err);
   }
-  memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
+  memcpy(s->y, yb, sizeof(double) * (size_t)nx);
   if (fresh_residual(s, r)) {
     free(yb);
     return awe_err_set(err, AWE_ENOCONV, "trim: the state cannot be evaluated");
@@ -469,7 +502,7 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
   s->ctx.t_lo = -INFINITY;
   s->ctx.t_hi = INFINITY;
   s->ctx.flags = AWE_CTX_BRAKE_ALL; /* no sphere hold: the wings are free */
-  awe_steady_io io = {m, w, s->it, &s->ctx, &s->guard, s->y, u0, s->dydt, NAN, NAN, 0};
+  awe_steady_io io = {m, w, s->it, &s->ctx, &s->guard, s->y, u0, s->dydt, NAN, NAN, 0, 0};
 
   awe_status rc = free_trim(s, &io, r, err);
   if (rc == AWE_OK && ts && ts->ntrim > 0) {
