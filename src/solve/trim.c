@@ -366,6 +366,17 @@ static void tight_vsm(const awe_model *m, const awe_work *w, awe_vsm_settings *s
 }
 
 
+int awe_trim_aero_refresh(awe_sim *s) {
+  awe_vsm_settings *sv = malloc(sizeof(awe_vsm_settings) * ((size_t)s->m->nwing + 1));
+  if (!sv) return awe_sim_aero_refresh(s);
+  tight_vsm(s->m, s->w, sv, 1);
+  int rc = awe_sim_aero_refresh(s);
+  tight_vsm(s->m, s->w, sv, 0);
+  free(sv);
+  return rc;
+}
+
+
 /* held outputs minus their values at s->y */
 static int hold_error(awe_sim *s, const awe_trim_spec *ts, double *g) {
   double *yo = malloc(sizeof(double) * ((size_t)s->w->ny + 1));

@@ -78,4 +78,9 @@ void awe_trim_fold_controllers(const awe_ctx *c, double *u);
  * current aerodynamic models. GSL status. */
 int awe_trim_residual(awe_sim *s, awe_trim_result *r);
 
+/* awe_sim_aero_refresh with the VSM's circulation tolerance of the trim (AWE_TRIM_VSM_RTOL,
+ * trim.c): the loads of a trim read from a file, whose residual is judged against 1e-6 (a
+ * cold solve at the simulation's rtol 1e-5 left 1.3e-7 on the V3). Returns its value. */
+int awe_trim_aero_refresh(awe_sim *s);
+
 #endif
