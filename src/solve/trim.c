@@ -21,6 +21,7 @@
 /* the free flight of the continuation (free_trim) [s], and the residual that starts it */
 #define AWE_TRIM_FLY_TIME 20.0
 #define AWE_TRIM_FLY_BELOW 1e-9
+#define AWE_TRIM_FLIGHTS 3
 
 
 void awe_trim_fold_controllers(const awe_ctx *c, double *u) {
@@ -314,13 +315,16 @@ static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, a
    * return a worse state than it was given */
   if (fresh_residual(s, r) == 0) keep_best(s, r, &best, yb);
   solve_from(s, io, r, &best, yb);
-  if (!s->guard.why && best > AWE_TRIM_FLY_BELOW && s->w->aero) {
+  for (int f = 0; f < AWE_TRIM_FLIGHTS && !s->guard.why && best > AWE_TRIM_FLY_BELOW &&
+                  s->w->aero; f++) {
     memcpy(s->y, ys, sizeof(double) * (size_t)nx);
     awe_err e2 = {0};
     io->free = io->fly = 1;
     awe_status st = awe_steady_march(io, AWE_TRIM_FLY_TIME, &e2);
     io->free = io->fly = 0;
-    if (st == AWE_OK && !s->guard.why) {
+    memcpy(ys, s->y, sizeof(double) * (size_t)nx); /* the next flight goes on from here */
+    if (st != AWE_OK) break;
+    if (!s->guard.why) {
       double b2 = INFINITY;
       double *y2 = malloc(sizeof(double) * ((size_t)nx + 1));
       if (y2 && fresh_residual(s, r) == 0) keep_best(s, r, &b2, y2);
