@@ -17,7 +17,7 @@
 #     (exit 65) and a missing file (exit 66) are refused;
 #   - particle wings: the V3 kite trims (residual <= 1e-6; from 76, 80 and 85 deg within 1e-6
 #     rad) and linearizes without options (272 states, its modes with participations), also
-#     from a trim file; the particle 2plate trims at 30.8488 deg from 55, 60 and 65 deg;
+#     from a trim file; a 5 mm steering step from it is linear within 5 %; the particle 2plate trims at 30.8488 deg from 55, 60 and 65 deg;
 #   - bad input: a trim variable that is not an input, a held output that is not a channel, an
 #     elevation hold of 95 deg, a hold without a trim variable: exit 2 with a message.
 AWESIM=${AWESIM:-./awesim}
@@ -186,6 +186,13 @@ if [ $rc -eq 0 ] && echo "$out" | grep -q '^# linear model: 272 states.*operatin
 else
   bad "linearize V3 from its trim: rc $rc" "$out"
 fi
+# a 5 mm steering step from the V3's trim: the linear model within 5 % over 2 s (1.4 %)
+out=$("$AWESIM" step-response -q $V --input segments.steering_tape_pos_y.l0 --amplitude 0.005 \
+  --duration 2 --compare-linear --outputs wings.main_wing.azimuth,wings.main_wing.heading 2>&1)
+for c in azimuth heading; do
+  e=$(echo "$out" | awk -v n="wings.main_wing.$c" '$1 == n { print $10 }')
+  le "$e" 5 && ok || bad "V3 step 5 mm: $c linear error $e % > 5 %" "$out"
+done
 # its trim from a file: the loads solved at the trim's VSM tolerance again
 "$AWESIM" trim -q $V -o "$T/v3.h5" >/dev/null 2>&1
 out=$("$AWESIM" linearize $V --from "$T/v3.h5" --no-modes 2>&1)

@@ -186,11 +186,12 @@ static void apply_step(const awe_model *m, const awe_work *w, const int *P, int 
 
 
 /* Newton's method on the free static residual acc(q) = 0, the wings' aerodynamics re-solved
- * at every iterate and trial point; J = d acc/d q from the integrator's Jacobian (analytic
+ * at every iterate and trial point when fresh, else the models frozen as they are (the outer
+ * iteration on the loads, free_trim); J = d acc/d q from the integrator's Jacobian (analytic
  * columns, coloured differences; steady_jac.h), steps as in apply_step, a backtracking line
- * search on ||acc||_2 and a Levenberg-style shift (sigma I - J) when no step along the
- * direction decreases it (sigma grows tenfold per failure, falls a hundredfold per success).
- * Returns the iterations. */
+ * search on the force norm ||m acc||_2 (row_weights) and a Levenberg-style shift
+ * (sigma I - J): tenfold when no step along the direction decreases the norm or the step had
+ * to be shortened below 1/4, a quarter after a full step. Returns the iterations. */
 static int newton(awe_sim *s, int maxit, int fresh) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
