@@ -17,7 +17,8 @@
 #     (exit 65) and a missing file (exit 66) are refused;
 #   - particle wings: the V3 kite trims (residual <= 1e-6; from 76, 80 and 85 deg within 1e-6
 #     rad) and linearizes without options (272 states, its modes with participations), also
-#     from a trim file; a 5 mm steering step from it is linear within 5 %; the particle 2plate trims at 30.8488 deg from 55, 60 and 65 deg;
+#     from a trim file; a 5 mm steering step from it is linear within 5 %; held at azimuth 0
+#     by its steering tape (0.4987 mm shorter); the particle 2plate trims at 30.8488 deg from 55, 60 and 65 deg;
 #   - bad input: a trim variable that is not an input, a held output that is not a channel, an
 #     elevation hold of 95 deg, a hold without a trim variable: exit 2 with a message.
 AWESIM=${AWESIM:-./awesim}
@@ -185,6 +186,18 @@ if [ $rc -eq 0 ] && echo "$out" | grep -q '^# linear model: 272 states.*operatin
   ok
 else
   bad "linearize V3 from its trim: rc $rc" "$out"
+fi
+# the V3 held at azimuth 0 by its steering tape: 0.4987 mm shorter
+out=$("$AWESIM" trim -q $V --trim segments.steering_tape_pos_y.l0 --hold wings.main_wing.azimuth=0 2>&1)
+rc=$?
+az=$(val "$out" wings.main_wing.azimuth)
+tape=$(val "$out" segments.steering_tape_pos_y.l0)
+if [ $rc -eq 0 ] && le "$(rel "$out")" 1e-6 &&
+  le "$(awk -v a="$az" 'BEGIN { print (a < 0 ? -a : a) }')" 1e-6 &&
+  le "$(awk -v t="$tape" 'BEGIN { d = t + 0.0004987; print (d < 0 ? -d : d) }')" 1e-6; then
+  ok
+else
+  bad "V3 held at azimuth 0: rc $rc, azimuth $az deg, tape $tape m (expected -0.0004987)" "$out"
 fi
 # a 5 mm steering step from the V3's trim: the linear model within 5 % over 2 s (1.4 %)
 out=$("$AWESIM" step-response -q $V --input segments.steering_tape_pos_y.l0 --amplitude 0.005 \
