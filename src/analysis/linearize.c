@@ -616,7 +616,7 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
   awe_status st = AWE_OK;
   if (flags & AWE_OP_GIVEN) {
     op->steady = op->trim = 1;
-    awe_sim_aero_refresh(s);
+    awe_trim_aero_refresh(s);
     awe_trim_residual(s, &op->tr);
   } else if ((st = awe_sim_start(s, err))) {
     return st;

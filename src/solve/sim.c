@@ -252,7 +252,7 @@ int awe_sim_aero_refresh(awe_sim *s) {
 
 
 awe_status awe_sim_steady_state(awe_sim *s, double t_settle, awe_err *err) {
-  awe_steady_io io = {s->m, s->w, s->it, &s->ctx, &s->guard, s->y, s->u, s->dydt, NAN, NAN, 0};
+  awe_steady_io io = {s->m, s->w, s->it, &s->ctx, &s->guard, s->y, s->u, s->dydt, NAN, NAN, 0, 0};
   awe_status st = awe_steady_march(&io, t_settle, err);
   s->steady_residual = io.residual;
   s->steady_acc = io.acc;

@@ -257,7 +257,7 @@ awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
       break;
     }
     double T = kinetic_energy(m, w, s->y);
-    if (T < T_prev) {
+    if (T < T_prev && !s->fly) {
       zero_velocities(m, w, s->y);
       awe_integrator_reset(s->it);
       T_prev = 0.0;

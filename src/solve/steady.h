@@ -47,6 +47,8 @@ typedef struct {
   double residual;         /* out: max |F| of the moving points [N], NAN before */
   double acc;              /* out: max |acc| [m/s^2], NAN before */
   int free;                /* 1: no sphere hold (the trim, trim.h), the wings free */
+  int fly;                 /* 1: no kinetic-energy relaxation either: a plain free flight of
+                            * t_settle (the trim's continuation from far away, trim.h) */
 } awe_steady_io;
 
 /* March io (at t = 0) for t_settle [s] (<= 0 or NAN: AWE_RUN_STEADY_TIME, io/spec.h). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aero/vsm.h"
 #include "engine/aero_coupling.h"
 #include "engine/outputs.h"
 #include "model/input_signal.h"
@@ -13,6 +14,14 @@
 #include "solve/steady_jac.h"
 #include <gsl/gsl_errno.h>
 #include "util/kite_frames.h"
+
+/* outer iterations on the loads (trim.h) */
+#define AWE_TRIM_MAX_OUTER 40
+#define AWE_TRIM_VSM_RTOL 1e-12
+/* the free flight of the continuation (free_trim) [s], and the residual that starts it */
+#define AWE_TRIM_FLY_TIME 20.0
+#define AWE_TRIM_FLY_BELOW 1e-9
+#define AWE_TRIM_FLIGHTS 3
 
 
 void awe_trim_fold_controllers(const awe_ctx *c, double *u) {
@@ -61,15 +70,42 @@ int awe_trim_residual(awe_sim *s, awe_trim_result *r) {
 
 
 /* the accelerations at y with fresh aerodynamics: rows A into r, ||r||_2 (-1: cannot evaluate) */
-static double rows(awe_sim *s, const int *A, int np, double *r, int fresh) {
+static double rows(awe_sim *s, const int *A, const double *wt, int np, double *r, int fresh) {
   if (fresh && s->w->aero && awe_rhs_aero_refresh(&s->ctx, 0.0, s->y)) return -1.0;
   if (awe_rhs(0.0, s->y, s->dydt, &s->ctx) != GSL_SUCCESS) return -1.0;
   double n2 = 0.0;
   for (int k = 0; k < np; k++) {
     if (r) r[k] = s->dydt[A[k]];
-    n2 += s->dydt[A[k]] * s->dydt[A[k]];
+    double f = wt[k] * s->dydt[A[k]];
+    n2 += f * f;
   }
   return sqrt(n2);
+}
+
+
+/* the generalized mass of each residual row A[k] (point, pulley and wing masses, the wings'
+ * principal inertias, the twist groups' inertias): the line search measures forces, not
+ * accelerations, which the light trailing-edge points of a particle wing (13 g on the V3)
+ * magnify by 1/m */
+static void row_weights(const awe_model *m, const awe_work *w, const int *A, int np,
+                        double *wt) {
+  for (int k = 0; k < np; k++) {
+    int a = A[k];
+    wt[k] = 1.0;
+    for (int i = 0; i < m->npoint; i++)
+      if (w->point_x[i] >= 0 && a >= w->point_x[i] + 3 && a < w->point_x[i] + 6) wt[k] = w->mass[i];
+    for (int i = 0; i < m->npulley; i++)
+      if (w->pulley_x[i] >= 0 && a == w->pulley_x[i] + 1) wt[k] = w->pulley_mass[i];
+    for (int j = 0; j < m->nwing; j++) {
+      int o = w->wing_x[j];
+      if (o < 0) continue;
+      if (a >= o + 3 && a < o + 6) wt[k] = w->wg[j].mass;
+      if (a >= o + 10 && a < o + 13) wt[k] = w->wg[j].I_p[a - o - 10];
+    }
+    for (int g = 0; g < m->ngroup; g++)
+      if (w->group_x[g] >= 0 && a == w->group_x[g] + 1) wt[k] = w->gg[g].inertia;
+    if (!(wt[k] > 0.0)) wt[k] = 1.0;
+  }
 }
 
 
@@ -150,17 +186,18 @@ static void apply_step(const awe_model *m, const awe_work *w, const int *P, int 
 
 
 /* Newton's method on the free static residual acc(q) = 0, the wings' aerodynamics re-solved
- * at every iterate and trial point; J = d acc/d q from the integrator's Jacobian (analytic
+ * at every iterate and trial point when fresh, else the models frozen as they are (the outer
+ * iteration on the loads, free_trim); J = d acc/d q from the integrator's Jacobian (analytic
  * columns, coloured differences; steady_jac.h), steps as in apply_step, a backtracking line
- * search on ||acc||_2 and a Levenberg-style shift (sigma I - J) when no step along the
- * direction decreases it (sigma grows tenfold per failure, falls a hundredfold per success).
- * Returns the iterations. */
-static int newton(awe_sim *s, int maxit) {
+ * search on the force norm ||m acc||_2 (row_weights) and a Levenberg-style shift
+ * (sigma I - J): tenfold when no step along the direction decreases the norm or the step had
+ * to be shortened below 1/4, a quarter after a full step. Returns the iterations. */
+static int newton(awe_sim *s, int maxit, int fresh) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   int n = w->nx, np, it = 0;
   int *P = malloc(sizeof(int) * ((size_t)n + 1)), *A = malloc(sizeof(int) * ((size_t)n + 1));
-  double *r = NULL, *dq = NULL, *y0 = NULL;
+  double *r = NULL, *dq = NULL, *y0 = NULL, *wt = NULL;
   awe_steady_jac *g = NULL;
   const double *base = m->nwing > 0 ? w->wg[0].base : NULL;
   if (!P || !A) goto out;
@@ -169,23 +206,25 @@ static int newton(awe_sim *s, int maxit) {
   r = malloc(sizeof(double) * (size_t)np);
   dq = malloc(sizeof(double) * (size_t)np);
   y0 = malloc(sizeof(double) * (size_t)n);
+  wt = malloc(sizeof(double) * (size_t)np);
   g = awe_steady_jac_alloc(s->it, w, n, P, A, np);
-  if (!r || !dq || !y0 || !g) goto out;
-  double res = rows(s, A, np, r, 1), sigma = 0.0, dmax = 0.0;
+  if (!r || !dq || !y0 || !wt || !g) goto out;
+  row_weights(m, w, A, np, wt);
+  double res = rows(s, A, wt, np, r, fresh), sigma = 0.0, dmax = 0.0, lam = 1.0;
   for (; it < maxit && res > 0.0; it++) {
     if (awe_guard_poll(&s->guard, 0.0, 0)) break;
     memcpy(y0, s->y, sizeof(double) * (size_t)n);
     if (awe_steady_jac_eval(g, y0, &dmax) != GSL_SUCCESS) break;
     memcpy(s->y, y0, sizeof(double) * (size_t)n);
-    rows(s, A, np, r, 0); /* the Jacobian left the workspace at a perturbed state */
+    rows(s, A, wt, np, r, 0); /* the Jacobian left the workspace at a perturbed state */
     int ok = 0;
     for (int tries = 0; tries < 8 && !ok; tries++) {
       if (awe_steady_jac_factor(g, sigma) == 0) {
         awe_steady_jac_solve(g, r, dq);
-        double lam = 1.0;
+        lam = 1.0;
         for (int k = 0; k < 10; k++, lam *= 0.5) {
           apply_step(m, w, P, np, base, y0, dq, lam, s->y);
-          double rn = rows(s, A, np, NULL, 1);
+          double rn = rows(s, A, wt, np, NULL, fresh);
           if (rn >= 0.0 && rn < (1.0 - 1e-4 * lam) * res) {
             res = rn;
             ok = 1;
@@ -197,10 +236,15 @@ static int newton(awe_sim *s, int maxit) {
     }
     if (!ok) {
       memcpy(s->y, y0, sizeof(double) * (size_t)n);
-      rows(s, A, np, r, 1);
+      rows(s, A, wt, np, r, fresh);
       break; /* at the level of the finite-difference noise */
     }
-    sigma = sigma < 1e-6 * dmax ? 0.0 : 0.01 * sigma;
+    /* a short step: the Newton direction runs along a nearly neutral mode (the V3's sideways
+     * motion) where the residual is far from linear; the shift shortens it */
+    if (lam < 0.25)
+      sigma = sigma > 1e-6 * dmax ? 10.0 * sigma : 1e-6 * (dmax > 1.0 ? dmax : 1.0);
+    else if (lam == 1.0)
+      sigma = sigma < 1e-9 * dmax ? 0.0 : 0.25 * sigma;
   }
 out:
   free(P);
@@ -208,52 +252,133 @@ out:
   free(r);
   free(dq);
   free(y0);
+  free(wt);
   awe_steady_jac_free(g);
   return it;
 }
 
 
-/* the free trim at the inputs s->ctx.u, warm-started from s->y (velocities zero): the
- * pseudo-transient polish (steady.c) without the sphere hold, then Newton (above) with the
- * aerodynamics fresh at every point, repeated while the residual with fresh loads improves */
-static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, awe_err *err) {
-  double best = INFINITY;
-  double *yb = malloc(sizeof(double) * ((size_t)s->w->nx + 1));
-  if (!yb) return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  /* the start is a candidate too: a polish that wanders off (a particle wing folding) must not
-   * return a worse state than it was given */
+/* the residual with the loads of a fresh aerodynamic solve at s->y into r; 0, or -1 when the
+ * state cannot be evaluated */
+static int fresh_residual(awe_sim *s, awe_trim_result *r) {
   if (s->w->aero) awe_rhs_aero_refresh(&s->ctx, 0.0, s->y);
-  if (awe_trim_residual(s, r) == GSL_SUCCESS && isfinite(r->rel)) {
-    best = r->rel;
-    memcpy(yb, s->y, sizeof(double) * (size_t)s->w->nx);
-  }
-  for (int k = 0; k < 6; k++) {
-    r->polish_iters += k == 0 ? awe_steady_polish(io) : newton(s, 60);
-    if (s->guard.why) {
-      free(yb);
-      return awe_guard_error(&s->guard, err);
-    }
-    /* the loads of a fresh aerodynamic solve at this point */
+  return awe_trim_residual(s, r) == GSL_SUCCESS && isfinite(r->rel) ? 0 : -1;
+}
+
+
+/* keep s->y in yb when its residual r->rel beats *best */
+static int keep_best(awe_sim *s, const awe_trim_result *r, double *best, double *yb) {
+  if (!(r->rel < *best)) return 0;
+  *best = r->rel;
+  memcpy(yb, s->y, sizeof(double) * (size_t)s->w->nx);
+  return 1;
+}
+
+
+/* polish and the outer iteration on the loads from s->y; the best state into yb, *best */
+static void solve_from(awe_sim *s, awe_steady_io *io, awe_trim_result *r, double *best,
+                       double *yb) {
+  r->polish_iters += awe_steady_polish(io);
+  if (!s->guard.why && fresh_residual(s, r) == 0) keep_best(s, r, best, yb);
+  memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
+  int stall = 0;
+  for (int o = 0; o < AWE_TRIM_MAX_OUTER && !s->guard.why && *best > 1e-12; o++) {
+    int fresh = o == AWE_TRIM_MAX_OUTER - 1 || stall == 2 || !s->w->aero;
     if (s->w->aero) awe_rhs_aero_refresh(&s->ctx, 0.0, s->y);
-    if (awe_trim_residual(s, r) != GSL_SUCCESS) {
-      free(yb);
-      return awe_err_set(err, AWE_ENOCONV, "trim: the state cannot be evaluated");
-    }
-    if (!(r->rel < best)) {
-      if (k > 0) break; /* the polish may pass through worse states: Newton gets its turn */
+    r->polish_iters += newton(s, 60, fresh);
+    if (s->guard.why || fresh_residual(s, r)) break;
+    if (keep_best(s, r, best, yb)) {
+      stall = 0;
       continue;
     }
-    best = r->rel;
-    memcpy(yb, s->y, sizeof(double) * (size_t)s->w->nx);
-    if (r->rel < 1e-12) break;
-  }
-  if (!(r->rel <= best)) {
     memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
-    if (s->w->aero) awe_rhs_aero_refresh(&s->ctx, 0.0, s->y);
-    awe_trim_residual(s, r);
+    if (fresh || ++stall > 2) break;
+  }
+  memcpy(s->y, yb, sizeof(double) * (size_t)s->w->nx);
+}
+
+
+/* the free trim at the inputs s->ctx.u, warm-started from s->y (velocities zero): the
+ * pseudo-transient polish (steady.c) without the sphere hold, then the outer iteration on the
+ * loads (trim.h): Newton to convergence with the wings' aerodynamic models frozen at the
+ * current point, a fresh solve at its solution, repeated while the residual with fresh loads
+ * improves; Newton with the aerodynamics fresh at every point after two outer iterations
+ * without progress. When that ends above AWE_TRIM_FLY_BELOW, the system flies free from the
+ * start for AWE_TRIM_FLY_TIME and the same solve continues from where it got. The best state
+ * seen is returned, the start included. */
+static awe_status free_trim(awe_sim *s, awe_steady_io *io, awe_trim_result *r, awe_err *err) {
+  int nx = s->w->nx;
+  double best = INFINITY;
+  double *yb = malloc(sizeof(double) * ((size_t)nx + 1) * 2), *ys = yb + nx + 1;
+  if (!yb) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  memcpy(ys, s->y, sizeof(double) * (size_t)nx);
+  /* the start is a candidate too: a polish that wanders off (a particle wing folding) must not
+   * return a worse state than it was given */
+  if (fresh_residual(s, r) == 0) keep_best(s, r, &best, yb);
+  solve_from(s, io, r, &best, yb);
+  for (int f = 0; f < AWE_TRIM_FLIGHTS && !s->guard.why && best > AWE_TRIM_FLY_BELOW &&
+                  s->w->aero; f++) {
+    memcpy(s->y, ys, sizeof(double) * (size_t)nx);
+    awe_err e2 = {0};
+    io->free = io->fly = 1;
+    awe_status st = awe_steady_march(io, AWE_TRIM_FLY_TIME, &e2);
+    io->free = io->fly = 0;
+    memcpy(ys, s->y, sizeof(double) * (size_t)nx); /* the next flight goes on from here */
+    if (st != AWE_OK) break;
+    if (!s->guard.why) {
+      double b2 = INFINITY;
+      double *y2 = malloc(sizeof(double) * ((size_t)nx + 1));
+      if (y2 && fresh_residual(s, r) == 0) keep_best(s, r, &b2, y2);
+      if (y2) solve_from(s, io, r, &b2, y2);
+      if (y2 && b2 < best) {
+        best = b2;
+        memcpy(yb, y2, sizeof(double) * (size_t)nx);
+      }
+      free(y2);
+    }
+  }
+  if (s->guard.why) {
+    free(yb);
+    return awe_guard_error(&s->guard, err);
+  }
+  memcpy(s->y, yb, sizeof(double) * (size_t)nx);
+  if (fresh_residual(s, r)) {
+    free(yb);
+    return awe_err_set(err, AWE_ENOCONV, "trim: the state cannot be evaluated");
   }
   free(yb);
   return AWE_OK;
+}
+
+
+/* the VSM's circulation tolerance at the trim: its loads must not carry the rtol of a
+ * simulation's solve (1e-5 by default; the V3 stalled at a relative residual of 2e-11, its
+ * azimuth, a nearly neutral direction, uncertain by 1e-6 rad); saved into sv[nwing] (on != 0)
+ * or restored from it (on == 0) */
+static void tight_vsm(const awe_model *m, const awe_work *w, awe_vsm_settings *sv, int on) {
+  for (int j = 0; j < m->nwing; j++) {
+    struct awe_vsm_wing *v = awe_aero_vsm(w, j);
+    if (!v) continue;
+    if (!on) {
+      awe_vsm_wing_set_settings(v, &sv[j]);
+      continue;
+    }
+    sv[j] = *awe_vsm_wing_settings(v);
+    awe_vsm_settings t = sv[j];
+    if (t.rtol > AWE_TRIM_VSM_RTOL) t.rtol = AWE_TRIM_VSM_RTOL;
+    awe_vsm_wing_set_settings(v, &t);
+  }
+}
+
+
+int awe_trim_aero_refresh(awe_sim *s) {
+  awe_vsm_settings *sv = malloc(sizeof(awe_vsm_settings) * ((size_t)s->m->nwing + 1));
+  if (!sv) return awe_sim_aero_refresh(s);
+  tight_vsm(s->m, s->w, sv, 1);
+  int rc = awe_sim_aero_refresh(s);
+  tight_vsm(s->m, s->w, sv, 0);
+  free(sv);
+  return rc;
 }
 
 
@@ -375,7 +500,13 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
   s->guard.phase = "trim";
 
   double *u0 = malloc(sizeof(double) * ((size_t)w->nu + 1));
-  if (!u0) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  awe_vsm_settings *sv = malloc(sizeof(awe_vsm_settings) * ((size_t)m->nwing + 1));
+  if (!u0 || !sv) {
+    free(u0);
+    free(sv);
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  tight_vsm(m, w, sv, 1);
   memcpy(u0, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, 0.0, u0);
   awe_trim_fold_controllers(&s->ctx, u0);
@@ -387,7 +518,7 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
   s->ctx.t_lo = -INFINITY;
   s->ctx.t_hi = INFINITY;
   s->ctx.flags = AWE_CTX_BRAKE_ALL; /* no sphere hold: the wings are free */
-  awe_steady_io io = {m, w, s->it, &s->ctx, &s->guard, s->y, u0, s->dydt, NAN, NAN, 0};
+  awe_steady_io io = {m, w, s->it, &s->ctx, &s->guard, s->y, u0, s->dydt, NAN, NAN, 0, 0};
 
   awe_status rc = free_trim(s, &io, r, err);
   if (rc == AWE_OK && ts && ts->ntrim > 0) {
@@ -405,6 +536,8 @@ awe_status awe_trim_solve(awe_sim *s, const awe_trim_spec *ts, awe_trim_result *
       s->u[k] = u0[k] - add;
     }
   s->ctx.u = s->u;
+  tight_vsm(m, w, sv, 0);
+  free(sv);
   free(u0);
   awe_integrator_reset(s->it);
   if (rc == AWE_OK) s->guard.phase = phase;

@@ -15,19 +15,40 @@
  * rigid-wing centre and orientation (three rotations: elevation, azimuth and heading free)
  * and every particle-wing point free; velocities zero; winches braked (a steady reel-out is an
  * equilibrium only in a frame that moves with the tether length; the trim does not solve it:
- * the winches are braked, and linearize then gives the braked winch its holding torque). Then
- * Newton's method (the integrator's Jacobian, a line search and a Levenberg shift, the step's
- * rigid rotation about the ground station applied exactly) with the wings' aerodynamics solved
- * afresh (VSM) at every point, repeated at most 5 times while the residual with the loads of a
- * fresh solve keeps improving. The state returned is the best one seen, the settled start
- * included. The controllers' outputs at t = 0 are frozen into the inputs (the open-loop
- * plant, as linearize sees it).
+ * the winches are braked, and linearize then gives the braked winch its holding torque).
+ * Then an outer iteration on the loads: Newton's method (the integrator's Jacobian, the step's
+ * rigid rotation about the ground station applied exactly) to convergence with the wings'
+ * aerodynamic models frozen at the current point (AeroLinearized: smooth in the state), a
+ * fresh VSM solve at its solution, repeated while the residual with fresh loads improves, and
+ * Newton with the loads fresh at every point after two outer iterations without progress.
+ * Newton on the full state with the VSM re-solved at every trial point (the method before)
+ * stopped the V3 at 2.9e-3: the residual along a step is then not the one the Jacobian
+ * describes. The line search measures forces (each row times its mass), not accelerations,
+ * which the 13 g trailing-edge points magnify; a step whose line search had to shorten it
+ * below 1/4 raises the Levenberg shift sigma (sigma I - J; tenfold), a full step lowers it
+ * (fourfold): the V3's Newton direction runs along its nearly neutral sideways motion, where
+ * the plain steps were cut to 1/512 for hundreds of iterations. The VSM solves at a
+ * circulation tolerance of 1e-12 during the trim (rtol 1e-5 of a simulation: the V3 stalled at
+ * 2e-11 with its azimuth uncertain by 1e-6 rad). The V3: 75.0328 deg elevation, -2.5453 deg
+ * azimuth (its structure is slightly asymmetric: steering_pos_y at y = 0.205 m,
+ * steering_neg_y at -0.2017 m), relative residual 1.2e-11 (1.8e-8 N: the rounding of the stiff
+ * lines' forces at 200 m) after 18 outer iterations, 0.7 s; from 76 and 85 deg the same trim
+ * within 1e-8 rad.
+ * When the solve from the settled start ends above a relative residual of 1e-9, the system
+ * flies free (steady.c's march without the sphere hold and without the kinetic-energy
+ * relaxation, winches braked) for 20 s, at most three times, each flight going on from the
+ * last, and the same solve continues from where each got. The particle 2plate settles at 60 deg
+ * but trims at 30.85 deg (2.7 deg angle of attack): from 60 deg the outer iteration does not
+ * contract (Newton with frozen loads reaches 3e-12, the fresh loads at its solution leave 3e-2
+ * to 4e-1), after a flight it converges to 1e-12. The state returned is the best one seen, the
+ * settled start included. The controllers' outputs at t = 0 are frozen into the inputs (the
+ * open-loop plant, as linearize sees it).
  *
- * Not solved: the V3 kite (a particle wing) stops at a relative residual of 2.9e-3 (max |m a|
- * 4.4 N, azimuth 0.3 deg): its structure is slightly asymmetric (steering_pos_y at y = 0.205 m,
- * steering_neg_y at -0.2017 m), its lateral motion is nearly neutral (a simulation drifts from
- * azimuth 0 to 9.5 deg in 60 s), and along the Newton step the residual is far from linear
- * (10 % of the step: 2800 times the linear prediction's error of a consistent Jacobian).
+ * Not solved: the V3 started at 3 deg azimuth. Its settled state there has a relative residual
+ * of 1.6, the polish reaches 0.5 and Newton 0.47; the flights carry it away (its sideways
+ * motion is unstable, 0.033 1/s at the trim) to -53 deg azimuth, 0.05, after 11 s. A free march
+ * with relaxation instead of the flights found another equilibrium at 20.6 deg azimuth
+ * (5e-7, the outer iteration then oscillating between 5e-7 and 8e-7).
  *
  * Trim variables: inputs p (scalar indices into u), solved together with the state so that as
  * many held outputs y_h(x, p) reach their values: an outer Newton iteration on
@@ -77,5 +98,10 @@ void awe_trim_fold_controllers(const awe_ctx *c, double *u);
 /* The residuals of r at s->y with s->u (winches braked, no sphere hold), using the wings'
  * current aerodynamic models. GSL status. */
 int awe_trim_residual(awe_sim *s, awe_trim_result *r);
+
+/* awe_sim_aero_refresh with the VSM's circulation tolerance of the trim (AWE_TRIM_VSM_RTOL,
+ * trim.c): the loads of a trim read from a file, whose residual is judged against 1e-6 (a
+ * cold solve at the simulation's rtol 1e-5 left 1.3e-7 on the V3). Returns its value. */
+int awe_trim_aero_refresh(awe_sim *s);
 
 #endif
