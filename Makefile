@@ -173,9 +173,13 @@ else
 endif
 SO_LIBS := $(filter-out $(HDF5_LIBS),$(DEP_LIBS)) $(SO_HDF5_LIBS) -lm
 LIBDIR  ?= $(PREFIX)/lib
+# the tools a user runs (PREFIX/bin), and what they need beside them
+AWE_TOOLS      := awesim-plot awesim-sweep awesim-replay awesim-controller.py flight-stats
+AWE_TOOL_FILES := find-python replay awesim-completion.bash
 
 .PHONY: lib install-lib uninstall-lib
 all: lib
+test-only: lib
 lib: $(LIB_A) $(LIB_SO)
 
 $(LIB_A): $(LIB_OBJS)
@@ -206,12 +210,23 @@ install-lib: lib
 	    -e 's|@LIBS_PRIVATE@|$(strip $(DEP_LIBS))|' src/api/awesim.pc.in \
 	    > $(DESTDIR)$(LIBDIR)/pkgconfig/awesim.pc
 	install -m 644 man/awesim.3 $(DESTDIR)$(PREFIX)/share/man/man3/awesim.3
+	@# the Python package (PYTHONPATH=PREFIX/lib/awesim/python; it finds PREFIX/lib/libawesim.so)
+	install -d $(DESTDIR)$(LIBDIR)/awesim/python/awesim
+	install -m 644 python/awesim/*.py $(DESTDIR)$(LIBDIR)/awesim/python/awesim/
+	@# the tools, beside each other as in the repository (they find their siblings), each user
+	@# command started from PREFIX/bin by a two-line script
+	install -d $(DESTDIR)$(LIBDIR)/awesim/tools $(DESTDIR)$(PREFIX)/bin
+	cp -R $(addprefix tools/,$(AWE_TOOLS) $(AWE_TOOL_FILES)) $(DESTDIR)$(LIBDIR)/awesim/tools/
+	for t in $(AWE_TOOLS); do \
+	  printf '#!/bin/sh\nexec "%s" "$$@"\n' "$(LIBDIR)/awesim/tools/$$t" > $(DESTDIR)$(PREFIX)/bin/$$t; \
+	  chmod 755 $(DESTDIR)$(PREFIX)/bin/$$t; done
 
 uninstall: uninstall-lib
 uninstall-lib:
 	rm -f $(DESTDIR)$(LIBDIR)/libawesim.a $(DESTDIR)$(LIBDIR)/libawesim.so.$(VERSION) \
 	      $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libawesim.so \
 	      $(DESTDIR)$(PREFIX)/include/awesim.h $(DESTDIR)$(LIBDIR)/pkgconfig/awesim.pc \
-	      $(DESTDIR)$(PREFIX)/share/man/man3/awesim.3
+	      $(DESTDIR)$(PREFIX)/share/man/man3/awesim.3 $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(AWE_TOOLS))
+	rm -rf $(DESTDIR)$(LIBDIR)/awesim
 
 -include $(PIC_OBJS:.o=.d)

@@ -74,5 +74,30 @@ if "$tmp/steer" scenarios/2plate_parked.yaml >"$tmp/steer.out" 2>"$tmp/err"; the
 else
   bad "steer failed"
 fi
+
+# man 3 awesim: lints clean, documents every function of the header, and its example builds
+# against the installed library
+if command -v mandoc >/dev/null 2>&1; then
+  mandoc -Tlint -W warning man/awesim.3 >"$tmp/err" 2>&1 && ok || bad "mandoc -Tlint man/awesim.3"
+fi
+for f in $(grep -oE '\bawesim_[a-z_]+\(' include/awesim.h | tr -d ' (' | sort -u); do
+  grep -q "^\.Fn $f " man/awesim.3 && ok || bad "man/awesim.3 does not document $f"
+done
+awk '/^\.Bd -literal/ {n++; on = (n == 1); next} /^\.Ed/ {on = 0} on' man/awesim.3 |
+  sed 's/\\e/\\/g' >"$tmp/man_example.c"
+# shellcheck disable=SC2086
+if cc -std=c11 -Wall -Wextra -Werror -o "$tmp/man_example" "$tmp/man_example.c" $flags \
+     -Wl,-rpath,"$prefix/lib" >"$tmp/err" 2>&1 && "$tmp/man_example" >"$tmp/man.out" 2>"$tmp/err" &&
+   [ "$(wc -l <"$tmp/man.out")" -eq 8 ]; then ok
+else bad "the example of man/awesim.3"; fi
+
+# the installed tools start, the installed Python package finds the installed library
+"$prefix/bin/awesim-sweep" --help >"$tmp/out" 2>"$tmp/err" && grep -q "sweep" "$tmp/out" && ok ||
+  bad "installed awesim-sweep --help"
+if py=$(tools/find-python --modules numpy --quiet); then
+  out=$(cd "$tmp" && PYTHONPATH="$prefix/lib/awesim/python" AWESIM_LIB= "$py" -c \
+    'import awesim, awesim._lib as l; print(awesim.version(), l.lib._name)' 2>"$tmp/err")
+  case "$out" in "0.1.0 $prefix/lib/"*) ok ;; *) bad "installed Python package: '$out'" ;; esac
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

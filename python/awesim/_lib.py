@@ -1,7 +1,8 @@
 """_lib.py: find libawesim.so and declare its functions (include/awesim.h) for ctypes.
 
 The library is looked for, in order: $AWESIM_LIB (a path), the repository's build/lib/ beside
-this package (a checkout after `make`), then the system's (`make install`, ldconfig's cache).
+this package (a checkout after `make`), PREFIX/lib of `make install` (which puts this package
+in PREFIX/lib/awesim/python), then the system's (ldconfig's cache).
 """
 import ctypes
 import ctypes.util
@@ -27,6 +28,8 @@ def _candidates():
         yield env
         return
     yield str(_here.parent.parent / "build" / "lib" / "libawesim.so")
+    # installed: PREFIX/lib/awesim/python/awesim -> PREFIX/lib
+    yield str(_here.parent.parent.parent / "libawesim.so.0")
     found = ctypes.util.find_library("awesim")
     if found:
         yield found
