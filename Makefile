@@ -191,6 +191,7 @@ $(LIB_SO): $(PIC_OBJS) src/api/libawesim.map
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=src/api/libawesim.map \
 	  -o $@ $(PIC_OBJS) $(SO_LIBS)
+	ln -sf libawesim.so $(@D)/$(LIB_SONAME)
 
 build/pic/%.o: src/%.c
 	@mkdir -p $(@D)
