@@ -14,7 +14,8 @@
  * Conventions: functions that can fail return an awesim_status (0 = AWESIM_OK) and leave the
  * message (with file:line:col where a file is involved) in awesim_message(). The library
  * never prints and never exits. Handles share nothing mutable: separate handles may be used in
- * separate threads at the same time; one handle must not be used by two threads at once.
+ * separate threads at the same time (except the HDF5 log: awesim_log_hdf5); one handle must
+ * not be used by two threads at once.
  * Channels and inputs are scalars named GROUP.COMPONENT.VAR[.x|.y|.z|.w], SI units
  * (awesim-scenario(5)); indices are 0-based. Full reference: man 3 awesim.
  */
@@ -111,6 +112,13 @@ int awesim_crashed(const awesim_sim *s);
  * or awesim_log_csv_close. */
 awesim_status awesim_log_csv(awesim_sim *s, const char *path, const char *patterns);
 awesim_status awesim_log_csv_close(awesim_sim *s);
+/* The same for the HDF5 log of `simulate -o path` (its layout, awesim(1)); closed with the
+ * status "complete" after the last log row, "failed" after a failed step, "crashed", or
+ * "interrupted" when closed before the end. Not thread-safe: the HDF5 library (serial
+ * build) may be used by one thread at a time, so handles that log HDF5 from several threads
+ * need the caller's lock around their calls. */
+awesim_status awesim_log_hdf5(awesim_sim *s, const char *path);
+awesim_status awesim_log_hdf5_close(awesim_sim *s);
 
 /* Run to the end of run.duration, writing each log row (time, then every channel: 1 +
  * awesim_nchannels values) into rows, at most maxrows of them; *nrows (may be NULL) is the

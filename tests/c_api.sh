@@ -80,7 +80,7 @@ fi
 if command -v mandoc >/dev/null 2>&1; then
   mandoc -Tlint -W warning man/awesim.3 >"$tmp/err" 2>&1 && ok || bad "mandoc -Tlint man/awesim.3"
 fi
-for f in $(grep -oE '\bawesim_[a-z_]+\(' include/awesim.h | tr -d ' (' | sort -u); do
+for f in $(grep -oE '\bawesim_[a-z0-9_]+\(' include/awesim.h | tr -d ' (' | sort -u); do
   grep -q "^\.Fn $f " man/awesim.3 && ok || bad "man/awesim.3 does not document $f"
 done
 awk '/^\.Bd -literal/ {n++; on = (n == 1); next} /^\.Ed/ {on = 0} on' man/awesim.3 |

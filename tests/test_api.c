@@ -96,6 +96,8 @@ static void test_errors(void) {
   ENSURE(awesim_read(s, idx, 1, out) == AWESIM_EUSAGE && strstr(awesim_message(s), "-2"));
   ENSURE(awesim_log_csv(s, "/nonexistent/dir/x.csv", NULL) == AWESIM_EIO &&
          strstr(awesim_message(s), "/nonexistent/dir/x.csv"));
+  ENSURE(awesim_log_hdf5(s, "/nonexistent/dir/x.h5") == AWESIM_EIO &&
+         strstr(awesim_message(s), "/nonexistent/dir/x.h5"));
   ENSURE(awesim_lin_matrices(s, NULL, NULL, NULL, NULL) == AWESIM_EUSAGE);
   ENSURE(awesim_lin_name(s, 'x', 0) == NULL);
   awesim_close(s);

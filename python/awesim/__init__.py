@@ -220,6 +220,14 @@ class Simulation:
     def close_csv(self):
         self._check(_lib.log_csv_close(self._h))
 
+    def log_hdf5(self, path):
+        """Write the HDF5 log of `simulate -o path` from now on (awesim-plot, awesim-replay
+        read it); closed with the run's status by close() or close_hdf5()."""
+        self._check(_lib.log_hdf5(self._h, str(path).encode()))
+
+    def close_hdf5(self):
+        self._check(_lib.log_hdf5_close(self._h))
+
     def trim(self):
         """Trim at t = 0 (as `awesim trim`); the run continues from the trim. Returns the
         residuals {"force": N, "moment": N m, "relative": -}."""

@@ -30,6 +30,8 @@ struct awesim_sim {
   int dirty;               /* an input changed since the outputs were evaluated */
   FILE *csv_file;          /* the CSV log, or NULL */
   awe_csv *csv;
+  awe_h5 *h5;              /* the HDF5 log, or NULL */
+  int failed;              /* a step failed: the HDF5 log closes as failed */
   awe_linsys lin;          /* the last linearization (nx = 0: none) */
   int have_lin;
 };

@@ -142,6 +142,7 @@ void awesim_close(awesim_sim *s) {
   if (!s) return;
   if (s->sim) awe_sim_finish(s->sim, &s->err);
   awesim_log_csv_close(s);
+  awesim_log_hdf5_close(s);
   awe_linsys_free(&s->lin);
   free_table(s->chan, s->nchan);
   free_table(s->in, s->nin);
@@ -264,8 +265,9 @@ awesim_status awesim_set_input(awesim_sim *s, int i, double value) {
 
 
 static awesim_status log_row(awesim_sim *s) {
-  if (!s->csv) return AWESIM_OK;
   awe_err e = {0};
+  if (s->h5 && awe_h5_write_row(s->h5, s->sim->t, s->sim->yout, &e)) return fail_err(s, &e);
+  if (!s->csv) return AWESIM_OK;
   int rc = awe_csv_write_row(s->csv, s->sim->t, s->sim->yout, &e);
   if (rc == AWE_WRITER_EPIPE)
     return awe_api_fail(s, AWE_EIO, "the CSV log's reader closed it");
@@ -276,7 +278,10 @@ static awesim_status log_row(awesim_sim *s) {
 /* one awe_sim_step to t (a log time or the caller's target) */
 static awesim_status step1(awesim_sim *s, double t) {
   API_TRY(awe_api_refresh(s));
-  if (awe_sim_step(s->sim, t, &s->err)) return fail_err(s, &s->err);
+  if (awe_sim_step(s->sim, t, &s->err)) {
+    s->failed = 1;
+    return fail_err(s, &s->err);
+  }
   return AWESIM_OK;
 }
 
@@ -380,4 +385,31 @@ awesim_status awesim_log_csv_close(awesim_sim *s) {
     rc = awe_err_set(&e, AWE_EIO, "the CSV log: %s", strerror(errno));
   s->csv_file = NULL;
   return rc ? fail_err(s, &e) : AWESIM_OK;
+}
+
+
+awesim_status awesim_log_hdf5(awesim_sim *s, const char *path) {
+  awesim_log_hdf5_close(s);
+  if (!path) return awe_api_fail(s, AWE_EUSAGE, "awesim_log_hdf5: no path");
+  awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
+                      .scenario = s->spec->scenario_text};
+  awe_err e = {0};
+  s->h5 = awe_h5_open(path, &s->m->reg.output, &info, &e);
+  if (!s->h5) return fail_err(s, &e);
+  API_TRY(awe_api_refresh(s));
+  return log_row(s);
+}
+
+
+awesim_status awesim_log_hdf5_close(awesim_sim *s) {
+  if (!s->h5) return AWESIM_OK;
+  awe_sim *sim = s->sim;
+  awe_run_status rs = s->failed ? AWE_RUN_FAILED
+                      : sim->crash.happened && !s->m->opt.on_crash_continue ? AWE_RUN_CRASHED
+                      : s->k >= awe_sim_log_steps(s->m) ? AWE_RUN_COMPLETE
+                                                         : AWE_RUN_INTERRUPTED;
+  awe_err e = {0};
+  awe_status st = awe_h5_close(s->h5, rs, rs == AWE_RUN_FAILED ? s->err.msg : NULL, &e);
+  s->h5 = NULL;
+  return st ? fail_err(s, &e) : AWESIM_OK;
 }

@@ -130,6 +130,35 @@ h5 = cli_h5("scenarios/pendulum.yaml", sets, ["points.bob.pos.x", "points.bob.po
 if h5 is not None:
     check(all(np.array_equal(log[c], h5[c]) for c in h5), "run() = simulate's HDF5, bit for bit")
 
+# ---- the HDF5 log: simulate's datasets, its status ----
+try:
+    import h5py
+except ImportError:
+    h5py = None
+if h5py is not None:
+    lib_h5 = os.path.join(tmp, "lib.h5")
+    with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
+        s.log_hdf5(lib_h5)
+        s.run()
+    cli_path = os.path.join(tmp, "cli.h5")
+    subprocess.run([AWESIM, "simulate", str(root / "scenarios/pendulum.yaml"), "-o", cli_path,
+                    "-q", "--set", "run.duration=3.0"], check=True)
+    with h5py.File(lib_h5, "r") as a, h5py.File(cli_path, "r") as b:
+        same = np.array_equal(a["time"][:], b["time"][:]) and all(
+            np.array_equal(a[g][v][:], b[g][v][:]) for g in ("points",) for v in b[g])
+        st = a.attrs["status"]
+        st = st.decode() if isinstance(st, bytes) else st
+        check(same and len(b["points"]) > 0 and st == "complete",
+              "log_hdf5 = simulate -o: every dataset, status complete (%s)" % st)
+    with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
+        s.log_hdf5(lib_h5)
+        s.step(1.0)
+    with h5py.File(lib_h5, "r") as a:
+        st = a.attrs["status"]
+        st = st.decode() if isinstance(st, bytes) else st
+        check(st == "interrupted" and a["time"][-1] == 1.0,
+              "closed early: status interrupted, rows to 1 s (%s)" % st)
+
 # ---- an input set at t = 0 = the same input scheduled as a constant ----
 force = 2.5
 with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
