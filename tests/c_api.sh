@@ -57,6 +57,17 @@ same_csv "2plate parked" scenarios/2plate_parked.yaml run.duration=3
 same_csv "pendulum" scenarios/pendulum.yaml run.duration=2
 same_csv "pendulum dt" scenarios/pendulum.yaml run.duration=1.01 run.dt=0.02
 
+# a crash ends the run at its row, as in simulate (exit 3 there)
+v3="run.duration=60 settings.environment.v_wind=8"
+# shellcheck disable=SC2086
+"$AWESIM" simulate scenarios/v3_kite.yaml --no-hdf5 --csv -q $(printf -- '--set %s ' $v3) \
+  >"$tmp/cli.csv" 2>"$tmp/err"
+rc=$?
+# shellcheck disable=SC2086
+if [ $rc -eq 3 ] && "$tmp/awesim_csv" scenarios/v3_kite.yaml "$tmp/lib.csv" $v3 2>"$tmp/err" &&
+   cmp -s "$tmp/cli.csv" "$tmp/lib.csv"; then ok
+else bad "V3 crash: the library's CSV differs from simulate's (exit $rc)"; fi
+
 # errors: awesim's message, a failure status
 "$tmp/awesim_csv" "$tmp/none.yaml" "$tmp/x.csv" 2>"$tmp/err"
 rc=$?

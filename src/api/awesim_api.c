@@ -302,7 +302,7 @@ awesim_status awesim_step_to(awesim_sim *s, double t) {
     double eps = 1e-12 * (fabs(t) > 1.0 ? fabs(t) : 1.0);
     int is_log = tl <= t + eps;
     API_TRY(step1(s, is_log ? tl : t));
-    if (sim->t < (is_log ? tl : t)) return AWESIM_OK; /* a crash: the run ends here */
+    if (sim->t < (is_log ? tl : t)) return log_row(s); /* a crash: its row ends the run */
     if (is_log) {
       s->k++;
       API_TRY(log_row(s));
