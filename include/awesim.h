@@ -93,7 +93,8 @@ const char *awesim_input_unit(const awesim_sim *s, int i);
 int awesim_input_index(const awesim_sim *s, const char *name); /* -1: no such input */
 double awesim_get_input(const awesim_sim *s, int i);
 /* Set input i from now on (held until set again; the stepper restarts at the jump). The
- * channels read before the next step show its effect. */
+ * channels read before the next step show its effect. AWESIM_EUSAGE for an input that the
+ * scenario's `inputs:` schedule (the signal would replace the value). */
 awesim_status awesim_set_input(awesim_sim *s, int i, double value);
 
 /* Advance to t (> the current time). The integrator stops at every log time k run.dt on the

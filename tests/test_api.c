@@ -132,6 +132,9 @@ static void test_trim(void) {
   ENSURE(awesim_trim(s, r) == AWESIM_OK);
   ENSURE(r[2] >= 0.0 && r[2] < 1e-6);
   ENSURE(awesim_time(s) == 0.0 && awesim_step(s, 0.05) == AWESIM_OK);
+  int brake = awesim_input_index(s, "winches.main_winch.brake"); /* scheduled: constant 1 */
+  ENSURE(brake >= 0 && awesim_set_input(s, brake, 0.0) == AWESIM_EUSAGE &&
+         strstr(awesim_message(s), "winches.main_winch.brake is scheduled"));
   awesim_close(s);
 }
 

@@ -255,6 +255,11 @@ awesim_status awesim_set_input(awesim_sim *s, int i, double value) {
   if (!isfinite(value))
     return awe_api_fail(s, AWE_EUSAGE, "awesim_set_input: %s = %g is not finite",
                         s->in[i].name, value);
+  for (int j = 0; j < s->m->nsignal; j++)
+    if (s->m->signals[j].u_index == s->in[i].k)
+      return awe_api_fail(s, AWE_EUSAGE, "awesim_set_input: %s is scheduled by the scenario's "
+                          "inputs: (its signal replaces the value set); drop it there to set it "
+                          "from here", s->in[i].name);
   double *u = &s->sim->u[s->in[i].k];
   if (*u == value) return AWESIM_OK;
   *u = value;
