@@ -191,3 +191,77 @@ fuzz: $(FUZZERS) build/awesim-asan
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
          $(TESTS:=.d) $(ASAN_TESTS:=.d) $(BENCHES:=.d) $(FUZZERS:=.d)
+
+# ---- libawesim: the C library of include/awesim.h (src/api), its pkg-config file, install ----
+# build/lib/libawesim.a holds the objects the program links; build/lib/libawesim.so the same
+# sources compiled with -fPIC (build/pic/) and linked against the shared HDF5 (its static
+# archive is not position-independent); the .so exports only the awesim_* symbols.
+LIB_A      := build/lib/libawesim.a
+LIB_SO     := build/lib/libawesim.so
+LIB_SONAME := libawesim.so.0
+PIC_OBJS   := $(LIB_SRCS:src/%.c=build/pic/%.o)
+ifneq ($(HDF5_PKG),)
+  SO_HDF5_LIBS := $(shell $(PKG_CONFIG) --libs $(HDF5_PKG))
+else
+  SO_HDF5_LIBS := -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5
+endif
+SO_LIBS := $(filter-out $(HDF5_LIBS),$(DEP_LIBS)) $(SO_HDF5_LIBS) -lm
+LIBDIR  ?= $(PREFIX)/lib
+# the tools a user runs (PREFIX/bin), and what they need beside them
+AWE_TOOLS      := awesim-plot awesim-sweep awesim-replay awesim-controller.py flight-stats
+AWE_TOOL_FILES := find-python replay awesim-completion.bash
+
+.PHONY: lib install-lib uninstall-lib
+all: lib
+test-only: lib
+lib: $(LIB_A) $(LIB_SO)
+
+$(LIB_A): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+$(LIB_SO): $(PIC_OBJS) src/api/libawesim.map
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=src/api/libawesim.map \
+	  -o $@ $(PIC_OBJS) $(SO_LIBS)
+	ln -sf libawesim.so $(@D)/$(LIB_SONAME)
+
+build/pic/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
+
+install: install-lib
+install-lib: lib
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	           $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libawesim.a
+	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libawesim.so.$(VERSION)
+	ln -sf libawesim.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libawesim.so
+	install -m 644 include/awesim.h $(DESTDIR)$(PREFIX)/include/awesim.h
+	@# awesim.pc from its template: the prefix, the version, the static link's dependencies
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@LIBS_PRIVATE@|$(strip $(DEP_LIBS))|' src/api/awesim.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/awesim.pc
+	install -m 644 man/awesim.3 $(DESTDIR)$(PREFIX)/share/man/man3/awesim.3
+	@# the Python package (PYTHONPATH=PREFIX/lib/awesim/python; it finds PREFIX/lib/libawesim.so)
+	install -d $(DESTDIR)$(LIBDIR)/awesim/python/awesim
+	install -m 644 python/awesim/*.py $(DESTDIR)$(LIBDIR)/awesim/python/awesim/
+	@# the tools, beside each other as in the repository (they find their siblings), each user
+	@# command started from PREFIX/bin by a two-line script
+	install -d $(DESTDIR)$(LIBDIR)/awesim/tools $(DESTDIR)$(PREFIX)/bin
+	cp -R $(addprefix tools/,$(AWE_TOOLS) $(AWE_TOOL_FILES)) $(DESTDIR)$(LIBDIR)/awesim/tools/
+	for t in $(AWE_TOOLS); do \
+	  printf '#!/bin/sh\nexec "%s" "$$@"\n' "$(LIBDIR)/awesim/tools/$$t" > $(DESTDIR)$(PREFIX)/bin/$$t; \
+	  chmod 755 $(DESTDIR)$(PREFIX)/bin/$$t; done
+
+uninstall: uninstall-lib
+uninstall-lib:
+	rm -f $(DESTDIR)$(LIBDIR)/libawesim.a $(DESTDIR)$(LIBDIR)/libawesim.so.$(VERSION) \
+	      $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libawesim.so \
+	      $(DESTDIR)$(PREFIX)/include/awesim.h $(DESTDIR)$(LIBDIR)/pkgconfig/awesim.pc \
+	      $(DESTDIR)$(PREFIX)/share/man/man3/awesim.3 $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(AWE_TOOLS))
+	rm -rf $(DESTDIR)$(LIBDIR)/awesim
+
+-include $(PIC_OBJS:.o=.d)

@@ -1,0 +1,252 @@
+"""awesim in-process: the simulator's C library (libawesim, include/awesim.h) through ctypes.
+
+    import awesim
+    sim = awesim.Simulation("scenarios/2plate_parked.yaml", set={"run.duration": 60})
+    sim.step(0.05)                                  # advance by dt (or sim.step_to(t))
+    sim["wings.main_wing.elevation"]                # a channel at the current time
+    sim.inputs["segments.kcu_steering_left.l0"] = 0.01
+    log = sim.run()                                 # the rest of the run: numpy arrays
+    log["time"], log["wings.main_wing.heading"], log.units["wings.main_wing.heading"]
+    sim.trim(); lin = sim.linearize()               # lin.A, lin.B, lin.C, lin.D, lin.x ...
+
+Needs numpy and libawesim.so (found as awesim/_lib.py says); no compiler. Errors raise
+awesim.Error with awesim's message.
+"""
+import ctypes
+
+import numpy as np
+
+from . import _lib
+from ._lib import Error
+
+__all__ = ["Simulation", "Error", "Log", "Linear", "version"]
+
+
+def version():
+    """The library's version, "0.1.0"."""
+    return _lib.version().decode()
+
+
+def _text(v):
+    """A --set value: numbers as the shortest text that reads back (repr), booleans as YAML"""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_text(x) for x in v) + "]"
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+class Log(dict):
+    """The rows of a run: name -> numpy array (1-D, one value per log row), "time" first;
+    .units: name -> unit; .array: the rows as one 2-D array (time in column 0)."""
+
+    def __init__(self, names, units, rows):
+        super().__init__((n, rows[:, i]) for i, n in enumerate(names))
+        self.units = dict(zip(names, units))
+        self.array = rows
+
+
+class Linear:
+    """A linear model dx/dt = A x + B u, y = C x + D u (numpy arrays); x, u, y: the names of
+    the coordinates, x_units, u_units, y_units their units."""
+
+    def __init__(self, A, B, C, D, names, units):
+        self.A, self.B, self.C, self.D = A, B, C, D
+        self.x, self.u, self.y = names
+        self.x_units, self.u_units, self.y_units = units
+
+    def __iter__(self):
+        return iter((self.A, self.B, self.C, self.D))
+
+
+class Inputs:
+    """sim.inputs: the base inputs by name (held from the time they are set), their .units"""
+
+    def __init__(self, sim):
+        self._sim = sim
+        h = sim._h
+        n = _lib.ninputs(h)
+        self._names = [_lib.input_name(h, i).decode() for i in range(n)]
+        self._index = {name: i for i, name in enumerate(self._names)}
+        self.units = {name: _lib.input_unit(h, i).decode() for i, name in enumerate(self._names)}
+
+    def index(self, name):
+        try:
+            return self._index[name]
+        except KeyError:
+            raise KeyError("%s: no such input (sim.inputs.keys() lists them)" % name) from None
+
+    def keys(self):
+        return list(self._names)
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+    def __contains__(self, name):
+        return name in self._index
+
+    def __getitem__(self, name):
+        return _lib.get_input(self._sim._h, self.index(name))
+
+    def __setitem__(self, name, value):
+        self._sim._check(_lib.set_input(self._sim._h, self.index(name), value))
+
+    def setter(self, name):
+        """A fast setter of one input: f(value) (no name lookup per call)."""
+        h, i, f, check = self._sim._h, self.index(name), _lib.set_input, self._sim._check
+
+        def set_value(value):
+            if f(h, i, value):
+                check(1)
+        return set_value
+
+
+class Simulation:
+    """One run of a scenario, in this process. set: overrides as `awesim simulate --set`
+    ({"run.duration": 60, "run.dt": 0.02}). The run starts at once (initial state, steady state,
+    outputs at t = 0). Close with close() or a with block (also done when collected)."""
+
+    def __init__(self, path, set=None):
+        sets = ["%s=%s" % (k, _text(v)) for k, v in (set or {}).items()]
+        arr = (ctypes.c_char_p * (len(sets) + 1))(*[s.encode() for s in sets])
+        err = _lib.ErrorStruct()
+        self._h = None
+        h = _lib.open_(str(path).encode(), len(sets), arr, ctypes.byref(err))
+        if not h:
+            raise Error(err.code, err.msg.decode(errors="replace"))
+        self._h = h
+        n = _lib.nchannels(h)
+        self.channels = [_lib.channel_name(h, i).decode() for i in range(n)]
+        self.units = {name: _lib.channel_unit(h, i).decode()
+                      for i, name in enumerate(self.channels)}
+        self._index = {name: i for i, name in enumerate(self.channels)}
+        self.inputs = Inputs(self)
+        self.warnings = [_lib.warning(h, i).decode() for i in range(_lib.nwarnings(h))]
+        self.duration = _lib.duration(h)
+        self.dt = _lib.dt(h)
+
+    # ---- life cycle ----
+    def close(self):
+        if self._h:
+            _lib.close(self._h)
+            self._h = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _check(self, status):
+        if status:
+            raise Error(status, _lib.message(self._h).decode(errors="replace"))
+
+    # ---- time ----
+    @property
+    def time(self):
+        """The current time [s]."""
+        return _lib.time(self._h)
+
+    @property
+    def crashed(self):
+        """True after a wing hit the ground."""
+        return bool(_lib.crashed(self._h))
+
+    def step(self, dt=None):
+        """Advance by dt (default run.dt); a target within 1e-9 s of a log time is that log
+        time (repeated steps of run.dt do not drift). Returns the new time."""
+        self._check(_lib.step(self._h, self.dt if dt is None else dt))
+        return _lib.time(self._h)
+
+    def step_to(self, t):
+        """Advance to time t [s] (stopping at every log time on the way, as `simulate`)."""
+        self._check(_lib.step_to(self._h, t))
+        return _lib.time(self._h)
+
+    # ---- channels ----
+    def index(self, name):
+        try:
+            return self._index[name]
+        except KeyError:
+            raise KeyError("%s: no such channel (sim.channels lists them)" % name) from None
+
+    def __getitem__(self, name):
+        """A channel's value now; a list of names gives a numpy array."""
+        if isinstance(name, str):
+            return _lib.get(self._h, self.index(name))
+        idx = (ctypes.c_int * len(name))(*[self.index(n) for n in name])
+        out = np.empty(len(name))
+        self._check(_lib.read(self._h, idx, len(name), out.ctypes.data_as(_lib.P_double)))
+        return out
+
+    def getter(self, name):
+        """A fast reader of one channel: f() (no name lookup per call)."""
+        h, i, f = self._h, self.index(name), _lib.get
+        return lambda: f(h, i)
+
+    def values(self):
+        """Every channel now, as a numpy array in the order of sim.channels."""
+        out = np.empty(len(self.channels))
+        self._check(_lib.read(self._h, None, len(self.channels),
+                              out.ctypes.data_as(_lib.P_double)))
+        return out
+
+    # ---- whole runs ----
+    def run(self):
+        """Run to the end of run.duration; returns the log rows from here (the row at t = 0
+        too when nothing was stepped yet) as a Log of numpy arrays with units."""
+        n = _lib.rows_left(self._h)
+        rows = np.empty((max(n, 0), len(self.channels) + 1))
+        got = ctypes.c_long(0)
+        self._check(_lib.run(self._h, rows.ctypes.data_as(_lib.P_double), n, ctypes.byref(got)))
+        names = ["time"] + self.channels
+        units = ["s"] + [self.units[c] for c in self.channels]
+        return Log(names, units, rows[:got.value])
+
+    def log_csv(self, path, patterns=None):
+        """Write the rows of `simulate --csv=patterns` to path from now on (the same bytes)."""
+        self._check(_lib.log_csv(self._h, str(path).encode(),
+                                 patterns.encode() if patterns else None))
+
+    def close_csv(self):
+        self._check(_lib.log_csv_close(self._h))
+
+    def log_hdf5(self, path):
+        """Write the HDF5 log of `simulate -o path` from now on (awesim-plot, awesim-replay
+        read it); closed with the run's status by close() or close_hdf5()."""
+        self._check(_lib.log_hdf5(self._h, str(path).encode()))
+
+    def close_hdf5(self):
+        self._check(_lib.log_hdf5_close(self._h))
+
+    def trim(self):
+        """Trim at t = 0 (as `awesim trim`); the run continues from the trim. Returns the
+        residuals {"force": N, "moment": N m, "relative": -}."""
+        r = (ctypes.c_double * 3)()
+        self._check(_lib.trim(self._h, r))
+        return {"force": r[0], "moment": r[1], "relative": r[2]}
+
+    def linearize(self):
+        """Linearize at the current state and inputs over `awesim linearize`'s default
+        channels: a Linear with A, B, C, D and the names and units of x, u, y."""
+        nx, nu, ny = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        self._check(_lib.linearize(self._h, ctypes.byref(nx), ctypes.byref(nu), ctypes.byref(ny)))
+        nx, nu, ny = nx.value, nu.value, ny.value
+        A, B, C, D = (np.zeros((nx, nx)), np.zeros((nx, nu)), np.zeros((ny, nx)),
+                      np.zeros((ny, nu)))
+        p = [m.ctypes.data_as(_lib.P_double) for m in (A, B, C, D)]
+        self._check(_lib.lin_matrices(self._h, *p))
+        names, units = [], []
+        for kind, n in ((b"x", nx), (b"u", nu), (b"y", ny)):
+            names.append([_lib.lin_name(self._h, kind, i).decode() for i in range(n)])
+            units.append([_lib.lin_unit(self._h, kind, i).decode() for i in range(n)])
+        return Linear(A, B, C, D, names, units)

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""test_awesim.py: the awesim Python package (python/awesim) against the awesim program.
+
+Run by tests/python_api.sh (AWESIM = the program to compare with, AWESIM_LIB = libawesim.so).
+Prints "N passed, N failed".
+"""
+import math
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+root = pathlib.Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(root / "python"))
+sys.path.insert(0, str(root / "examples" / "python"))
+import awesim  # noqa: E402
+
+AWESIM = os.environ.get("AWESIM", str(root / "awesim"))
+passed = failed = 0
+tmp = tempfile.mkdtemp()
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL", what)
+
+
+def cli_csv(scenario, sets):
+    """`awesim simulate --csv`: {channel: array} (9 significant digits)"""
+    cmd = [AWESIM, "simulate", str(root / scenario), "--no-hdf5", "--csv", "-q"]
+    for k, v in sets.items():
+        cmd += ["--set", "%s=%s" % (k, v)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()
+    names = [f.split("[")[0] for f in out[0].split(",")]
+    rows = np.array([[float(x) for x in r.split(",")] for r in out[1:]])
+    return {n: rows[:, i] for i, n in enumerate(names)}
+
+
+def cli_h5(scenario, sets, channels):
+    """`awesim simulate -o FILE.h5`: the full doubles of the named channels (h5py), or None"""
+    try:
+        import h5py
+    except ImportError:
+        return None
+    path = os.path.join(tmp, "run.h5")
+    cmd = [AWESIM, "simulate", str(root / scenario), "-o", path, "-q"]
+    for k, v in sets.items():
+        cmd += ["--set", "%s=%s" % (k, v)]
+    subprocess.run(cmd, check=True, capture_output=True)
+    out = {}
+    with h5py.File(path, "r") as f:
+        out["time"] = f["time"][:]
+        for ch in channels:
+            parts = ch.split(".")
+            group, comp, var = parts[0], parts[1], parts[2]
+            names = [n.decode() if isinstance(n, bytes) else n for n in f[group].attrs["names"]]
+            d = f[group][var][:, names.index(comp)]
+            if len(parts) > 3:
+                d = d[:, "xyzw".index(parts[3]) if parts[3] != "w" else 0]
+            out[ch] = d
+    return out
+
+
+def same9(a, b):
+    """equal as %.9g text (the CSV's precision)"""
+    return len(a) == len(b) and all("%.9g" % x == "%.9g" % y for x, y in zip(a, b))
+
+
+# ---- open, names, units, time ----
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set={"run.duration": 2.0})
+check(sim.time == 0.0 and sim.duration == 2.0, "open: time 0, duration from the override")
+check("points.bob.pos.z" in sim.channels and sim.units["points.bob.pos.z"] == "m",
+      "channel names and units")
+check("points.bob.force.x" in sim.inputs and sim.inputs.units["points.bob.force.x"] == "N",
+      "input names and units")
+for _ in range(20):
+    sim.step(0.05)
+check(sim.time == 1.0, "20 steps of 0.05 s end at exactly 1.0 s (got %r)" % sim.time)
+z = sim["points.bob.pos.z"]
+check(isinstance(z, float) and math.isfinite(z), "a channel reads as a float")
+arr = sim[["points.bob.pos.x", "points.bob.pos.z"]]
+check(arr.shape == (2,) and arr[1] == z, "a list of channels reads as an array")
+log = sim.run()
+check(log["time"][0] == 1.0 + sim.dt and log["time"][-1] == 2.0
+      and len(log["time"]) == round(1.0 / sim.dt),
+      "run() continues from the current time to the end (%r)" % (log["time"][:2],))
+check(log.units["points.bob.pos.z"] == "m" and log.units["time"] == "s", "the log has units")
+sim.close()
+
+# ---- errors carry awesim's message ----
+try:
+    awesim.Simulation(root / "scenarios/pendulum.yaml", set={"run.duration": -1})
+    check(False, "a bad override raises")
+except awesim.Error as e:
+    check(e.code == 2 and "run.duration" in str(e) and "out of range" in str(e),
+          "bad override: code 2 and awesim's message (%d %s)" % (e.code, e))
+try:
+    awesim.Simulation(root / "no_such.yaml")
+    check(False, "a missing scenario raises")
+except awesim.Error as e:
+    check(e.code == 4 and "no_such.yaml" in str(e), "missing file: code 4 (%s)" % e)
+with awesim.Simulation(root / "scenarios/pendulum.yaml") as s:
+    s.step(0.1)
+    try:
+        s.step_to(0.05)
+        check(False, "stepping backwards raises")
+    except awesim.Error as e:
+        check(e.code == 1 and "not after" in str(e), "backwards: usage error (%s)" % e)
+    try:
+        s["no.such.channel"]
+        check(False, "an unknown channel raises")
+    except KeyError as e:
+        check("no.such.channel" in str(e), "unknown channel: KeyError naming it")
+
+# ---- a whole run equals `awesim simulate` ----
+sets = {"run.duration": 3.0}
+with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
+    log = s.run()
+ref = cli_csv("scenarios/pendulum.yaml", sets)
+check(all(same9(log[c], ref[c]) for c in ref), "run() = simulate --csv (every column)")
+h5 = cli_h5("scenarios/pendulum.yaml", sets, ["points.bob.pos.x", "points.bob.pos.z"])
+if h5 is not None:
+    check(all(np.array_equal(log[c], h5[c]) for c in h5), "run() = simulate's HDF5, bit for bit")
+
+# ---- the HDF5 log: simulate's datasets, its status ----
+try:
+    import h5py
+except ImportError:
+    h5py = None
+if h5py is not None:
+    lib_h5 = os.path.join(tmp, "lib.h5")
+    with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
+        s.log_hdf5(lib_h5)
+        s.run()
+    cli_path = os.path.join(tmp, "cli.h5")
+    subprocess.run([AWESIM, "simulate", str(root / "scenarios/pendulum.yaml"), "-o", cli_path,
+                    "-q", "--set", "run.duration=3.0"], check=True)
+    with h5py.File(lib_h5, "r") as a, h5py.File(cli_path, "r") as b:
+        same = np.array_equal(a["time"][:], b["time"][:]) and all(
+            np.array_equal(a[g][v][:], b[g][v][:]) for g in ("points",) for v in b[g])
+        st = a.attrs["status"]
+        st = st.decode() if isinstance(st, bytes) else st
+        check(same and len(b["points"]) > 0 and st == "complete",
+              "log_hdf5 = simulate -o: every dataset, status complete (%s)" % st)
+    with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
+        s.log_hdf5(lib_h5)
+        s.step(1.0)
+    with h5py.File(lib_h5, "r") as a:
+        st = a.attrs["status"]
+        st = st.decode() if isinstance(st, bytes) else st
+        check(st == "interrupted" and a["time"][-1] == 1.0,
+              "closed early: status interrupted, rows to 1 s (%s)" % st)
+
+# ---- an input set at t = 0 = the same input scheduled as a constant ----
+force = 2.5
+with awesim.Simulation(root / "scenarios/pendulum.yaml", set=sets) as s:
+    s.inputs["points.bob.force.x"] = force
+    check(s.inputs["points.bob.force.x"] == force, "an input reads back")
+    log = s.run()
+ref = cli_csv("scenarios/pendulum.yaml", dict(sets, inputs="[{input: points.bob.force.x, "
+                                              "type: constant, value: %r}]" % force))
+check(same9(log["points.bob.pos.x"], ref["points.bob.pos.x"])
+      and abs(log["points.bob.pos.x"][-1]) > 1e-3,
+      "sim.inputs[...] = v at t = 0 flies as a constant input of v")
+
+# ---- heading hold in Python = the builtin pid, to the last bit ----
+import heading_hold  # noqa: E402
+dur = 10.0
+py = heading_hold.fly(dur)
+with awesim.Simulation(root / "scenarios/2plate_parked.yaml", set={"run.duration": dur}) as s:
+    builtin = s.run()
+common = [c for c in py if c in builtin]
+diff = [c for c in common if not np.array_equal(py[c], builtin[c])]
+check(len(common) > 200 and not diff,
+      "heading_hold.py = builtin pid, every channel bit for bit (%d channels, differing: %s)"
+      % (len(common), diff[:5]))
+ref = cli_csv("scenarios/2plate_parked.yaml", {"run.duration": dur})
+check(all(same9(py[c], ref[c]) for c in common if c in ref),
+      "heading_hold.py = awesim simulate --csv")
+h5 = cli_h5("scenarios/2plate_parked.yaml", {"run.duration": dur},
+            ["wings.main_wing.heading", "wings.main_wing.elevation", "points.kcu.pos.y"])
+if h5 is not None:
+    check(all(np.array_equal(py[c], h5[c]) for c in h5 if c != "time"),
+          "heading_hold.py = simulate's HDF5 log, bit for bit")
+check(abs(py["wings.main_wing.heading"][-1]) < 1e-3, "the heading is held")
+
+# ---- trim and linearize ----
+with awesim.Simulation(root / "scenarios/pendulum.yaml") as s:
+    lin = s.linearize()
+    A, B, C, D = lin
+    check(A.shape == (len(lin.x), len(lin.x)) and B.shape == (len(lin.x), len(lin.u))
+          and C.shape == (len(lin.y), len(lin.x)) and D.shape == (len(lin.y), len(lin.u)),
+          "linearize: shapes match the names")
+    ix = lin.x.index("points.bob.pos.x")
+    iv = lin.x.index("points.bob.vel.x")
+    check(A[ix, iv] == 1.0 and lin.x_units[ix] == "m", "linearize: d pos/dt = vel (A = 1)")
+with awesim.Simulation(root / "scenarios/2plate_parked.yaml", set={"run.steady_state": False,
+                                                                   "run.duration": 1}) as s:
+    r = s.trim()
+    check(r["relative"] < 1e-6 and s.time == 0.0, "trim: relative residual %.3g" % r["relative"])
+    s.step(0.05)
+    check(s.time == 0.05, "the run continues from the trim")
+
+# ---- per-step overhead from Python (the pipe costs ~300 us per sample) ----
+n = 1000
+dur = {"run.duration": n * 0.01, "run.dt": 0.01}
+
+
+def overhead():
+    t_c = t_py = float("inf")
+    for _ in range(9):  # the best of each: the machine's load adds, never subtracts
+        with awesim.Simulation(root / "scenarios/pendulum.yaml", set=dur) as s:
+            t0 = time.perf_counter()
+            awesim._lib.run(s._h, None, 0, None)  # the same steps from C, nothing read
+            t_c = min(t_c, time.perf_counter() - t0)
+        with awesim.Simulation(root / "scenarios/pendulum.yaml", set=dur) as s:
+            get = s.getter("points.bob.pos.z")
+            setf = s.inputs.setter("points.bob.force.x")
+            t0 = time.perf_counter()
+            for k in range(1, n + 1):
+                get()
+                setf(0.0)
+                s.step_to(k * 0.01)
+            t_py = min(t_py, time.perf_counter() - t0)
+    return t_c / n, t_py / n
+
+
+for attempt in range(3):  # a busy machine may spoil one attempt, not three
+    t_c, t_py = overhead()
+    if t_py - t_c <= 10e-6:
+        break
+best = t_py - t_c
+print("per step: %.2f us from C, %.2f us from Python: overhead %.2f us (step_to + one channel "
+      "read + one input set)" % (t_c * 1e6, t_py * 1e6, best * 1e6))
+check(best <= 10e-6, "per-step overhead %.2f us <= 10 us" % (best * 1e6))
+
+# ---- the Gymnasium-style environment ----
+import kite_env  # noqa: E402
+env = kite_env.ParkedKiteEnv(duration=5.0)
+obs, info = env.reset(seed=1)
+check(obs.shape == env.observation_shape and info["time"] == 0.0, "env.reset: observation")
+total, steps, done = 0.0, 0, False
+traj = []
+while not done:
+    obs, reward, terminated, truncated, info = env.step(np.array([0.0]))
+    total += reward
+    steps += 1
+    traj.append(obs.copy())
+    done = terminated or truncated
+check(truncated and not terminated and steps == 100, "env: 5 s at 20 Hz = 100 steps, truncated")
+obs2, _ = env.reset(seed=1)
+traj2 = [env.step(np.array([0.0]))[0] for _ in range(10)]
+check(all(np.array_equal(a, b) for a, b in zip(traj[:10], traj2)), "env: reset repeats the run")
+env.close()
+
+# registered when Gymnasium can be imported (a stand-in module here: Gymnasium is not a Debian
+# package); its spaces are then Gymnasium's
+fake = os.path.join(tmp, "fake", "gymnasium")
+os.makedirs(os.path.join(fake, "spaces"))
+with open(os.path.join(fake, "__init__.py"), "w") as f:
+    f.write("from . import spaces\nregistry = {}\n"
+            "class Env:\n    def reset(self, seed=None, options=None):\n        self.seeded = seed\n"
+            "def register(id, entry_point):\n    registry[id] = entry_point\n")
+with open(os.path.join(fake, "spaces", "__init__.py"), "w") as f:
+    f.write("class Box:\n    def __init__(self, low, high, shape, dtype=None):\n"
+            "        self.shape = shape\n")
+code = ("import gymnasium, kite_env\n"
+        "env = gymnasium.registry['awesim/ParkedKite-v0'](duration=0.5)\n"
+        "obs, info = env.reset(seed=3)\n"
+        "print(isinstance(env, gymnasium.Env), type(env.action_space).__module__, env.seeded,"
+        " env.step([0.5])[3])\n")
+out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                     env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                         [os.path.dirname(fake), str(root / "examples" / "python")])))
+check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False"],
+      "registered with Gymnasium as awesim/ParkedKite-v0 (%r %r)" % (out.stdout, out.stderr[-300:]))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
