@@ -9,6 +9,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "api/api_internal.h"
+#include "control/controller.h"
 #include "engine/outputs.h"
 #include "io/load.h"
 #include "io/yaml_doc.h"
@@ -116,7 +117,7 @@ awesim_sim *awesim_open(const char *scenario, int nset, const char *const *sets,
     s->spec = awe_spec_load(scenario, nset, sets, &early, &s->err);
   }
   if (!s->spec) goto fail;
-  s->m = awe_model_build(s->spec, &s->spec->warnings, &s->err);
+  s->m = awe_model_build_controlled(s->spec, &s->spec->warnings, &s->err);
   if (!s->m) goto fail;
   s->sim = awe_sim_alloc(s->m, NULL, &s->err);
   if (!s->sim) goto fail;
