@@ -1,0 +1,256 @@
+/* test_wind.c: the wind at a point (engine/wind.h): profile laws 4-6 against the laws they fit,
+ * IEC 61400-1 gust shapes against their closed forms, the inputs wind.direction and wind.w,
+ * and the tether's line drag taking each segment's own wind.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "engine/atmosphere.h"
+#include "engine/rhs.h"
+#include "engine/wind.h"
+#include "test_physics_util.h"
+
+#define PARKED "scenarios/2plate_parked.yaml"
+
+
+/* FAST_EXP, FAST_LOG, FAST_EXPLOG are fits of EXP, LOG, EXPLOG for h_ref 6 m, alpha 0.08163,
+ * z0 0.0002 m: they agree with them to 2e-5 over 6 ... 1000 m (AtmosphericModels.jl's fit) */
+static void test_fast_laws(void) {
+  awe_env e = {0};
+  e.h_ref = 6.0;
+  e.alpha = 0.08163;
+  e.z0 = 0.0002;
+  const double z[] = {6.5, 10, 20, 50, 100, 200, 300, 500, 1000};
+  for (int law = 1; law <= 3; law++)
+    for (size_t i = 0; i < sizeof(z) / sizeof(z[0]); i++) {
+      e.profile_law = law;
+      double exact = awe_wind_factor(&e, z[i]);
+      e.profile_law = law + 3;
+      double fast = awe_wind_factor(&e, z[i]);
+      ENSURE_REL(fast, exact, 3e-5);
+      /* the derivative against central differences of the factor itself */
+      double h = 1e-4 * z[i];
+      double fd = (awe_wind_factor(&e, z[i] + h) - awe_wind_factor(&e, z[i] - h)) / (2 * h);
+      ENSURE_REL(awe_wind_dfactor(&e, z[i]), fd, 1e-6);
+    }
+  /* the values of AtmosphericModels.jl's calc_wind_factor4..6 at 100 m */
+  e.profile_law = 4;
+  ENSURE_NEAR(awe_wind_factor(&e, 100), 1.2581695296782007, 1e-13);
+  e.profile_law = 5;
+  ENSURE_NEAR(awe_wind_factor(&e, 100), 1.2729075439668194, 1e-13);
+  e.profile_law = 6;
+  ENSURE_NEAR(awe_wind_factor(&e, 100), 1.2876455140340406, 1e-13);
+  /* 1 below 6 m, as there */
+  ENSURE(awe_wind_factor(&e, 5.9) == 1.0 && awe_wind_dfactor(&e, 5.9) == 0.0);
+}
+
+
+static awe_gust_spec gust(awe_gust_type t) {
+  awe_gust_spec g;
+  memset(&g, 0, sizeof(g));
+  g.type = t;
+  g.start = 10.0;
+  g.period = g.height = g.sigma1 = g.lambda1 = g.diameter = g.v_e1 = NAN;
+  g.v_gust = g.theta_e = g.v_cg = g.theta_cg = g.shear = NAN;
+  g.sign = 1;
+  return g;
+}
+
+
+/* the sum of one gust's outputs at t */
+static void geval(const awe_gust_spec *g, double t, double vh, double zh, double out[3]) {
+  out[0] = out[1] = out[2] = 0.0;
+  awe_gust_eval(g, t, vh, zh, &out[0], &out[1], &out[2]);
+}
+
+
+static void test_eog(void) {
+  /* V_hub 10 m/s at 100 m: Lambda1 = 42 m; sigma1 1.8 m/s, D 10 m */
+  awe_gust_spec g = gust(AWE_GUST_EOG);
+  g.sigma1 = 1.8;
+  g.diameter = 10.0;
+  double vg = 3.3 * 1.8 / (1 + 0.1 * 10 / 42.0), o[3];
+  const double T = 10.5;
+  for (double tau = -1.0; tau <= 12.0; tau += 0.25) {
+    geval(&g, 10.0 + tau, 10.0, 100.0, o);
+    double want = tau >= 0 && tau <= T
+                      ? -0.37 * vg * sin(3 * M_PI * tau / T) * (1 - cos(2 * M_PI * tau / T))
+                      : 0.0;
+    ENSURE_NEAR(o[0], want, 1e-12);
+    ENSURE(o[1] == 0.0 && o[2] == 0.0);
+  }
+  /* its extremes: the dip before the rise, the rise to 0.37 * 2 * ... at T/2 */
+  geval(&g, 10.0 + T / 2, 10.0, 100.0, o);
+  ENSURE_NEAR(o[0], 0.74 * vg, 1e-12); /* sin(3 pi / 2) (1 - cos pi) = -2 */
+  /* V_e1 caps it: 1.35 (V_e1 - V_hub) */
+  g.v_e1 = 12.0;
+  geval(&g, 10.0 + T / 2, 10.0, 100.0, o);
+  ENSURE_NEAR(o[0], 0.74 * 1.35 * 2.0, 1e-12);
+  /* Lambda1 = 0.7 z_hub at 50 m */
+  double amp, per, L;
+  g.v_e1 = NAN;
+  awe_gust_params(&g, 10.0, 50.0, &amp, &per, &L);
+  ENSURE_NEAR(L, 35.0, 1e-12);
+  ENSURE_NEAR(amp, 3.3 * 1.8 / (1 + 0.1 * 10 / 35.0), 1e-12);
+  ENSURE_NEAR(per, 10.5, 0);
+}
+
+
+static void test_edc(void) {
+  awe_gust_spec g = gust(AWE_GUST_EDC);
+  g.sigma1 = 1.8;
+  g.diameter = 10.0;
+  g.sign = -1;
+  double te = 4 * atan(1.8 / (12.0 * (1 + 0.1 * 10 / 42.0))) * 180 / M_PI, o[3];
+  for (double tau = -1.0; tau <= 8.0; tau += 0.25) {
+    geval(&g, 10.0 + tau, 12.0, 100.0, o);
+    double want = tau < 0 ? 0.0 : tau <= 6.0 ? 0.5 * te * (1 - cos(M_PI * tau / 6.0)) : te;
+    ENSURE_NEAR(o[1], -want, 1e-12);
+    ENSURE(o[0] == 0.0 && o[2] == 0.0);
+  }
+  g.theta_e = 30.0; /* given: used as it is */
+  geval(&g, 13.0, 12.0, 100.0, o);
+  ENSURE_NEAR(o[1], -15.0, 1e-12);
+}
+
+
+static void test_ecd(void) {
+  awe_gust_spec g = gust(AWE_GUST_ECD);
+  double o[3];
+  for (double tau = -1.0; tau <= 12.0; tau += 0.25) {
+    geval(&g, 10.0 + tau, 8.0, 100.0, o);
+    double c = tau < 0 ? 0.0 : tau <= 10.0 ? 0.5 * (1 - cos(M_PI * tau / 10.0)) : 1.0;
+    ENSURE_NEAR(o[0], 15.0 * c, 1e-12);
+    ENSURE_NEAR(o[1], 720.0 / 8.0 * c, 1e-12);
+  }
+  geval(&g, 30.0, 3.0, 100.0, o); /* below 4 m/s: 180 deg */
+  ENSURE_NEAR(o[1], 180.0, 1e-12);
+}
+
+
+static void test_ews(void) {
+  awe_gust_spec g = gust(AWE_GUST_EWS);
+  g.sigma1 = 1.8;
+  g.diameter = 10.0;
+  double A = 2.5 + 0.2 * 6.4 * 1.8 * pow(10 / 42.0, 0.25), o[3];
+  for (double tau = -1.0; tau <= 13.0; tau += 0.25) {
+    geval(&g, 10.0 + tau, 10.0, 100.0, o);
+    double want = tau >= 0 && tau <= 12.0 ? A / 10.0 * (1 - cos(2 * M_PI * tau / 12.0)) : 0.0;
+    ENSURE_NEAR(o[2], want, 1e-12);
+    ENSURE(o[0] == 0.0 && o[1] == 0.0);
+  }
+}
+
+
+/* wind.direction turns the wind, wind.w adds an updraft, a gust acts at every point with its
+ * own height; the wing's wind output is the wind at its origin */
+static void test_wind_inputs(void) {
+  awe_spec *s = sp_load(PARKED, (const char *const[]){"run.duration=0", NULL});
+  if (!s) return;
+  awe_gust_spec g[1] = {gust(AWE_GUST_EWS)};
+  g[0].start = 0.0;
+  g[0].diameter = 20.0;
+  g[0].shear = 4.0;
+  g[0].height = 50.0;
+  s->scenario.wind.ngust = 1;
+  s->scenario.wind.gusts = g;
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  const awe_model *m = sim->m;
+  awe_work *w = sim->w;
+  ENSURE(w->u_wind_dir >= 0 && w->u_wind_w >= 0);
+  double v = m->env.v_wind;
+  /* the default direction is the settings' one: the wind as before */
+  ENSURE_NEAR(w->u[w->u_wind_dir], m->env.upwind_dir, 0);
+  w->u[w->u_wind_dir] = 0.0; /* from north: blowing toward -y */
+  w->u[w->u_wind_w] = 2.5;
+  double t = 3.0, k = 4.0 / 20.0 * (1 - cos(2 * M_PI * t / 12.0));
+  awe_wind_update(m, w, t);
+  const double p[3] = {5.0, 7.0, 80.0};
+  double out[3];
+  awe_wind_point(m, w, p, out);
+  double s_want = v + k * (80.0 - 50.0); /* profile law 0: f = 1 */
+  ENSURE_NEAR(out[0], 0.0, 1e-12);
+  ENSURE_NEAR(out[1], -s_want, 1e-12);
+  ENSURE_NEAR(out[2], 2.5, 1e-12);
+  double dz[3];
+  awe_wind_dz(m, w, p, dz);
+  ENSURE_NEAR(dz[1], -k, 1e-12);
+  /* from west (-90): toward +x; y does not enter a vertical shear */
+  w->u[w->u_wind_dir] = -90.0;
+  awe_wind_update(m, w, t);
+  awe_wind_point(m, w, p, out);
+  ENSURE_NEAR(out[0], s_want, 1e-12);
+  ENSURE_NEAR(out[1], 0.0, 1e-12);
+  sp_free(sim, s);
+}
+
+
+/* every tether segment's line drag takes the wind at its own midpoint: under a vertical shear
+ * the drag of each matches the closed form with that segment's wind */
+static void test_segment_drag_per_point(void) {
+  awe_spec *s = sp_load(PARKED, (const char *const[]){"run.duration=0", NULL});
+  if (!s) return;
+  awe_gust_spec g[1] = {gust(AWE_GUST_EWS)};
+  g[0].start = 0.0;
+  g[0].diameter = 10.0;
+  g[0].shear = 30.0; /* a strong shear: 3 m/s per metre at the peak */
+  g[0].height = 30.0;
+  s->scenario.wind.ngust = 1;
+  s->scenario.wind.gusts = g;
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  const awe_model *m = sim->m;
+  awe_work *w = sim->w;
+  double *dydt = malloc(sizeof(double) * (size_t)w->nx);
+  awe_ctx c = sim->ctx;
+  double t = 6.0; /* the peak: k = 2 A / D */
+  awe_rhs(t, sim->y, dydt, &c);
+  double k = 2 * 30.0 / 10.0;
+  int nchecked = 0;
+  double smin = INFINITY, smax = -INFINITY;
+  for (int i = 0; i < m->nsegment; i++) {
+    const awe_seg_hot *h = &w->seg_hot[i];
+    if (h->drag == 0.0) continue;
+    const double *pa = w->pos + 3 * h->a, *pb = w->pos + 3 * h->b;
+    const double *va = w->vel + 3 * h->a, *vb = w->vel + 3 * h->b;
+    double z = 0.5 * (pa[2] + pb[2]), sp = m->env.v_wind + k * (z - 30.0);
+    double d[3], len, app[3], u[3];
+    for (int j = 0; j < 3; j++) d[j] = pb[j] - pa[j];
+    len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (int j = 0; j < 3; j++) {
+      u[j] = d[j] / len;
+      app[j] = sp * m->env.wind_dir[j] - 0.5 * (va[j] + vb[j]);
+    }
+    double vpar = app[0] * u[0] + app[1] * u[1] + app[2] * u[2];
+    double vabs = sqrt(app[0] * app[0] + app[1] * app[1] + app[2] * app[2]);
+    double q = awe_density(&m->env, z) * h->drag * vabs * len;
+    for (int j = 0; j < 3; j++)
+      ENSURE_REL(w->seg_drag[3 * i + j] + 1e-30, q * (app[j] - vpar * u[j]) + 1e-30, 1e-9);
+    if (sp < smin) smin = sp;
+    if (sp > smax) smax = sp;
+    nchecked++;
+  }
+  ENSURE(nchecked >= 5);
+  ENSURE(smax - smin > 20.0); /* the segments do meet different winds */
+  free(dydt);
+  sp_free(sim, s);
+}
+
+
+int main(void) {
+  RUN(test_fast_laws);
+  RUN(test_eog);
+  RUN(test_edc);
+  RUN(test_ecd);
+  RUN(test_ews);
+  RUN(test_wind_inputs);
+  RUN(test_segment_drag_per_point);
+  return harness_report();
+}
