@@ -8,6 +8,7 @@
 #include "engine/atmosphere.h"
 #include "engine/rhs.h"
 #include "engine/wind.h"
+#include "turb/wind_box.h"
 #include "test_physics_util.h"
 
 #define PARKED "scenarios/2plate_parked.yaml"
@@ -244,7 +245,57 @@ static void test_segment_drag_per_point(void) {
 }
 
 
+/* trilinear look-up: exact for a field linear in y and z and, within a period, in x; periodic
+ * in x; refused outside y, z */
+static void test_box_lookup(void) {
+  awe_wind_box b;
+  memset(&b, 0, sizeof(b));
+  int n[3] = {8, 5, 4};
+  double d[3] = {2.0, 3.0, 4.0}, x0[3] = {0.0, -6.0, 10.0};
+  memcpy(b.n, n, sizeof(n));
+  memcpy(b.d, d, sizeof(d));
+  memcpy(b.x0, x0, sizeof(x0));
+  b.periodic_x = 1;
+  float u[160], v[160], w[160];
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 5; j++)
+      for (int l = 0; l < 4; l++) {
+        int k = (i * 5 + j) * 4 + l;
+        double x = x0[0] + i * d[0], y = x0[1] + j * d[1], z = x0[2] + l * d[2];
+        u[k] = (float)(0.5 * y - 0.25 * z);
+        v[k] = (float)(i < 4 ? 0.125 * x : 0.0); /* a bump in x */
+        w[k] = (float)(1.0 + 0.0625 * y * z);
+      }
+  b.u = u;
+  b.v = v;
+  b.w = w;
+  double o[3];
+  ENSURE(awe_wind_box_at(&b, 3.0, 1.5, 15.0, o) == 0);
+  ENSURE_NEAR(o[0], 0.5 * 1.5 - 0.25 * 15.0, 1e-6);
+  ENSURE_NEAR(o[1], 0.125 * 3.0, 1e-6);
+  ENSURE_NEAR(o[2], 1.0 + 0.0625 * 1.5 * 15.0, 2e-2); /* bilinear in (y, z): exact at nodes */
+  ENSURE(awe_wind_box_at(&b, 4.0, 0.0, 14.0, o) == 0);
+  ENSURE_NEAR(o[2], 1.0 + 0.0625 * 0.0 * 14.0, 1e-6);
+  /* periodic: x + 16 m is x; between the last plane and the first (x = 15 m: v 0 -> 0) */
+  double o2[3];
+  ENSURE(awe_wind_box_at(&b, 3.0 + 16.0, 1.5, 15.0, o2) == 0 && o2[1] == o[1] * 0 + o2[1]);
+  ENSURE(awe_wind_box_at(&b, 3.0 - 32.0, 1.5, 15.0, o2) == 0);
+  ENSURE_NEAR(o2[1], 0.125 * 3.0, 1e-6);
+  ENSURE(awe_wind_box_at(&b, 15.0, 1.5, 15.0, o2) == 0);
+  ENSURE_NEAR(o2[1], 0.0, 1e-6);
+  ENSURE(awe_wind_box_at(&b, 7.0, 1.5, 15.0, o2) == 0);
+  ENSURE_NEAR(o2[1], 0.5 * 0.125 * 6.0, 1e-6); /* halfway from 0.75 to 0 */
+  /* the last planes are inside, beyond them not (no clamping) */
+  ENSURE(awe_wind_box_at(&b, 3.0, 6.0, 22.0, o2) == 0);
+  ENSURE_NEAR(o2[0], 0.5 * 6.0 - 0.25 * 22.0, 1e-6);
+  ENSURE(awe_wind_box_at(&b, 3.0, 6.01, 15.0, o2) == -1);
+  ENSURE(awe_wind_box_at(&b, 3.0, 0.0, 9.99, o2) == -1);
+  ENSURE(awe_wind_box_at(&b, NAN, 0.0, 12.0, o2) == -1);
+}
+
+
 int main(void) {
+  RUN(test_box_lookup);
   RUN(test_fast_laws);
   RUN(test_eog);
   RUN(test_edc);

@@ -10,6 +10,14 @@
  *   lat     e_z x dir, normalised: the lateral axis of the horizontal shear
  *   dv, gz, gy  the gusts' speed change (wind_gust.c); w = wind.w [m/s], not scaled by f
  *
+ * plus, with a wind box (scenario wind.field), its fluctuation scaled by wind.scale, looked up
+ * trilinearly (turb/wind_box.h) at box coordinates x = p . dh - U t (dh the horizontal wind
+ * direction; Taylor's frozen turbulence advected at U = wind.advection, default the settings'
+ * mean wind at the box's middle height), y = p . lat, z = p_z, and turned into the world frame
+ * as u' dh + v' lat + w' e_z. Outside the box in y or z the wind is NaN: the right-hand side
+ * fails and the run stops with a message naming the point, the time and the box (solve/sim.c,
+ * awe_wind_box_report); no clamping.
+ *
  * awe_wind_update runs once per right-hand side (stage 3), so that every point's look-up is a
  * few multiplications; nothing here allocates.
  */
@@ -17,6 +25,7 @@
 #define AWE_WIND_H
 
 #include "engine/work.h"
+#include "turb/wind_box.h"
 
 /* The gusts' effect at time t for a mean speed v_hub at the gust's height z_hub (its height,
  * else h_ref) [m/s]: uniform
@@ -39,7 +48,17 @@ void awe_wind_update(const awe_model *m, awe_work *w, double t);
 /* The wind at point p [m/s]. */
 void awe_wind_point(const awe_model *m, const awe_work *w, const double p[3], double out[3]);
 
-/* d wind / d z at point p [1/s] (the analytic Jacobian's height derivative). */
+/* Point p's coordinates in the wind box (x along the wind's horizontal direction minus the
+ * advection U t, y lateral, z height); -1 without a box. */
+int awe_wind_box_coords(const awe_model *m, const awe_work *w, const double p[3], double b[3]);
+
+/* d wind / d z at point p [1/s] (the analytic Jacobian's height derivative; the box's
+ * gradients are not in it). */
 void awe_wind_dz(const awe_model *m, const awe_work *w, const double p[3], double out[3]);
+
+/* The first point with drag, line-drag midpoint or wing origin outside the wind box at the workspace's
+ * positions, as a message into buf (file, name, position, time t, the box's extent); 1 when
+ * there is one, 0 otherwise (and without a box). */
+int awe_wind_box_report(const awe_model *m, const awe_work *w, double t, char *buf, size_t n);
 
 #endif

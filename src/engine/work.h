@@ -94,7 +94,7 @@ typedef struct {
 } awe_seg_hot;
 
 /* The wind of the current right-hand-side call (engine/wind.h): at a point p,
- *   wind(p) = (f(z) v_ref + dv + gz z + gy (p . lat)) dir + w e_z. */
+ *   wind(p) = (f(z) v_ref + dv + gz z + gy (p . lat)) dir + w e_z + the wind box's u', v', w'. */
 typedef struct {
   double dir[3];           /* unit vector the wind blows toward, gusts' turn included */
   double lat[3];           /* horizontal unit vector across it, e_z x dir (EWS's y) */
@@ -103,6 +103,8 @@ typedef struct {
   double gz, gy;           /* the gusts' speed change per metre of height, of y [1/s] */
   double w;                /* vertical wind [m/s] (input wind.w) */
   double dir_deg;          /* upwind direction, wind.direction plus the gusts' turn [deg] */
+  double dh[2];            /* the horizontal part of dir, normalised: the wind box's x axis */
+  double box_shift;        /* Taylor: how far the box has moved along it, U t [m] */
 } awe_wind_now;
 
 typedef struct awe_work {

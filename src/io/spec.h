@@ -331,6 +331,11 @@ typedef struct {
 typedef struct {
   int ngust;
   awe_gust_spec *gusts;
+  const char *field;      /* a turbulent wind box (HDF5, `awesim wind generate`), NULL = none */
+  double field_scale;     /* its fluctuations times this [-] (1) */
+  double advection;       /* Taylor's frozen-turbulence speed [m/s]; NAN = the mean wind at the
+                           * box's middle height */
+  awe_loc field_loc;
 } awe_wind_spec;
 
 typedef struct {

@@ -29,7 +29,8 @@ static awe_status gnum(const awe_ynode *g, int i, const char *key, double lo, do
   const awe_ynode *v = awe_ymap_get(g, key);
   if (!v || v->kind == AWE_Y_NULL) return AWE_OK;
   char w[64];
-  snprintf(w, sizeof(w), "wind.gusts[%d].%s", i + 1, key);
+  if (i < 0) snprintf(w, sizeof(w), "wind.%s", key);
+  else snprintf(w, sizeof(w), "wind.gusts[%d].%s", i + 1, key);
   AWE_TRY(awe_ynode_double(v, w, out, err));
   double x = *out;
   if (isfinite(x) && (lo_open ? x > lo : x >= lo) && x <= hi) return AWE_OK;
@@ -128,11 +129,30 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   awe_wind_spec *ws = &s->scenario.wind;
   ws->ngust = 0;
   ws->gusts = NULL;
+  ws->field = NULL;
+  ws->field_scale = 1.0;
+  ws->advection = NAN;
   if (!n || n->kind == AWE_Y_NULL) return AWE_OK;
   if (n->kind != AWE_Y_MAP)
-    return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: expected a mapping (gusts: [...])");
-  static const char *const keys[] = {"gusts"};
+    return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: expected a mapping (field, scale, "
+                      "advection, gusts)");
+  static const char *const keys[] = {"gusts", "field", "scale", "advection"};
   AWE_TRY(awe_ymap_check_keys(n, "wind", keys, AWE_ARRLEN(keys), err));
+  const awe_ynode *f = awe_ymap_get(n, "field");
+  if (f && f->kind != AWE_Y_NULL) {
+    const char *p;
+    AWE_TRY(awe_ynode_string(f, "wind.field", &p, err));
+    if (!p[0]) return awe_err_at(err, AWE_EINVAL, &f->loc, "wind.field: empty file name");
+    ws->field = awe_spec_path_join(s, s->scenario.path, p);
+    ws->field_loc = f->loc;
+    if (!ws->field) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  double x;
+  AWE_TRY(gnum(n, -1, "scale", 0, 1000, 0, "", &x, err));
+  if (!isnan(x)) ws->field_scale = x;
+  AWE_TRY(gnum(n, -1, "advection", 0, 1000, 0, "m/s", &ws->advection, err));
+  if (!ws->field && (awe_ymap_get(n, "scale") || awe_ymap_get(n, "advection")))
+    return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: scale and advection need a field");
   const awe_ynode *gl = awe_ymap_get(n, "gusts");
   if (!gl || gl->kind == AWE_Y_NULL) return AWE_OK;
   if (gl->kind != AWE_Y_SEQ)

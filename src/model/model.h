@@ -36,6 +36,11 @@ typedef struct {
                            * default of input wind.direction */
   int ngust;              /* the scenario's IEC gusts (engine/wind.h) */
   const awe_gust_spec *gusts;
+  struct awe_wind_box_s *box; /* the scenario's turbulent wind box, NULL = none (owned) */
+  const char *box_path;   /* its file (model pool) */
+  double box_scale;       /* its fluctuations times this */
+  double box_advection;   /* Taylor's frozen-turbulence speed [m/s]; NAN = the settings' mean
+                           * wind at the box's middle height */
   double cd_tether;       /* tether drag coefficient [-] */
 } awe_env;
 

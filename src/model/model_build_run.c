@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/wind_box_read.h"
 #include "model/model_build_internal.h"
 #include "util/pool.h"
 #include "util/vec3.h"
@@ -119,6 +120,30 @@ static int gust_needs_height(const awe_model *m, const awe_gust_spec *g) {
 }
 
 
+/* The scenario's wind box: read and checked (io/wind_box_read.h), its advection speed. */
+static awe_status wind_box(awe_model *m, const awe_wind_spec *ws, awe_err *err) {
+  m->env.box = NULL;
+  if (!ws->field) return AWE_OK;
+  awe_wind_box *b = calloc(1, sizeof(*b));
+  if (!b) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  awe_status st = awe_wind_box_read(ws->field, b, err);
+  if (st) {
+    free(b);
+    if (ws->field_loc.line > 0) {
+      /* say where the scenario named it */
+      awe_err e2 = *err;
+      awe_err_at(err, st, &ws->field_loc, "wind.field: %s", e2.msg);
+    }
+    return st;
+  }
+  m->env.box = b;
+  m->env.box_path = awe_pool_strdup(m->pool, ws->field);
+  m->env.box_scale = ws->field_scale;
+  m->env.box_advection = ws->advection; /* NAN: engine/wind.c takes the profile's */
+  return AWE_OK;
+}
+
+
 /* Scenario inputs -> input vector elements. */
 awe_status awe_mb_signals(awe_mb_builder *b, awe_err *err) {
   const awe_scenario_spec *sc = &b->s->scenario;
@@ -185,5 +210,5 @@ awe_status awe_mb_signals(awe_mb_builder *b, awe_err *err) {
   if (ws->ngust > 0) memcpy(g, ws->gusts, sizeof(*g) * (size_t)ws->ngust);
   m->env.gusts = g;
   m->env.ngust = ws->ngust;
-  return AWE_OK;
+  return wind_box(m, ws, err);
 }
