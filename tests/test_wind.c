@@ -294,7 +294,81 @@ static void test_box_lookup(void) {
 }
 
 
+/* a box zero but at one node: only the line-drag midpoints within one spacing of that node
+ * (its interpolation support) see a different wind; every other segment's drag keeps its bits */
+static void test_box_one_node(void) {
+  awe_spec *s = sp_load(PARKED, (const char *const[]){"run.duration=0", NULL});
+  awe_sim *sim = s ? sp_sim(s, NULL) : NULL;
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  awe_model *m = (awe_model *)sim->m;
+  awe_work *w = sim->w;
+  double *dydt = malloc(sizeof(double) * (size_t)w->nx);
+  double *d0 = malloc(sizeof(double) * 3 * (size_t)m->nsegment);
+  awe_ctx c = sim->ctx;
+  awe_rhs(0.0, sim->y, dydt, &c);
+  memcpy(d0, w->seg_drag, sizeof(double) * 3 * (size_t)m->nsegment);
+  /* a 1 m box over the flight: 60 x 60 x 40 points from (-10, -30, -1) */
+  awe_wind_box b;
+  memset(&b, 0, sizeof(b));
+  b.n[0] = 60;
+  b.n[1] = 60;
+  b.n[2] = 40;
+  b.d[0] = b.d[1] = b.d[2] = 1.0;
+  b.x0[0] = -10.0;
+  b.x0[1] = -30.0;
+  b.x0[2] = -1.0;
+  b.periodic_x = 1;
+  size_t n = 60 * 60 * 40;
+  b.uvw = calloc(3 * n, sizeof(float));
+  /* the node nearest the middle of the tether's third segment with drag */
+  int target = -1, seen = 0;
+  for (int i = 0; i < m->nsegment && target < 0; i++)
+    if (w->seg_hot[i].drag != 0.0 && ++seen == 3) target = i;
+  ENSURE(target >= 0);
+  if (target < 0) goto out;
+  double pm[3], bc[3];
+  const awe_seg_hot *h = &w->seg_hot[target];
+  for (int k = 0; k < 3; k++) pm[k] = 0.5 * (w->pos[3 * h->a + k] + w->pos[3 * h->b + k]);
+  ENSURE(awe_wind_box_coords(m, w, pm, bc) == -1); /* no box yet */
+  m->env.box = &b;
+  m->env.box_scale = 1.0;
+  m->env.box_advection = 0.0;
+  awe_wind_update(m, w, 0.0);
+  ENSURE(awe_wind_box_coords(m, w, pm, bc) == 0);
+  int node[3];
+  for (int a = 0; a < 3; a++) node[a] = (int)lround((bc[a] - b.x0[a]) / b.d[a]);
+  b.uvw[3 * (((size_t)node[0] * 60 + (size_t)node[1]) * 40 + (size_t)node[2])] = 5.0f;
+  awe_rhs(0.0, sim->y, dydt, &c);
+  int changed = 0, kept = 0;
+  for (int i = 0; i < m->nsegment; i++) {
+    h = &w->seg_hot[i];
+    if (h->drag == 0.0) continue;
+    for (int k = 0; k < 3; k++) pm[k] = 0.5 * (w->pos[3 * h->a + k] + w->pos[3 * h->b + k]);
+    awe_wind_box_coords(m, w, pm, bc);
+    int near = 1;
+    for (int a = 0; a < 3; a++)
+      near &= fabs((bc[a] - b.x0[a]) / b.d[a] - node[a]) < 1.0;
+    int diff = memcmp(d0 + 3 * i, w->seg_drag + 3 * i, 3 * sizeof(double)) != 0;
+    ENSURE(diff == near);
+    changed += diff;
+    kept += !diff;
+  }
+  ENSURE(changed >= 1 && kept >= 3);
+  printf("    one node of a box: %d line-drag midpoint(s) changed, %d unchanged\n", changed, kept);
+out:
+  m->env.box = NULL;
+  free(b.uvw);
+  free(d0);
+  free(dydt);
+  sp_free(sim, s);
+}
+
+
 int main(void) {
+  RUN(test_box_one_node);
   RUN(test_box_lookup);
   RUN(test_fast_laws);
   RUN(test_eog);

@@ -37,8 +37,8 @@ static awe_status three(const awe_ynode *root, const char *key, double lo, doubl
     double y;
     AWE_TRY(awe_ynode_double(e, w, &y, err));
     if (!(y >= lo && y <= hi) || (integral && (y != floor(y) || fmod(y, 2.0) != 0.0)))
-      return awe_err_at(err, AWE_EINVAL, &e->loc, "%s = %g is out of range (%s[%g, %g])", w, y,
-                        integral ? "even, " : "", lo, hi);
+      return awe_err_at(err, AWE_EINVAL, &e->loc, "%s = %g is out of range (%s[%.10g, %.10g])",
+                        w, y, integral ? "even, " : "", lo, hi);
     x[a] = y;
   }
   return AWE_OK;

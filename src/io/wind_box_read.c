@@ -13,7 +13,8 @@ void awe_wind_box_free(awe_wind_box *b) {
   free(b->u);
   free(b->v);
   free(b->w);
-  b->u = b->v = b->w = NULL;
+  free(b->uvw);
+  b->u = b->v = b->w = b->uvw = NULL;
 }
 
 

@@ -127,6 +127,10 @@ static awe_status wind_box(awe_model *m, const awe_wind_spec *ws, awe_err *err) 
   awe_wind_box *b = calloc(1, sizeof(*b));
   if (!b) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   awe_status st = awe_wind_box_read(ws->field, b, err);
+  if (st == AWE_OK && awe_wind_box_interleave(b)) {
+    awe_wind_box_free(b);
+    st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", ws->field);
+  }
   if (st) {
     free(b);
     if (ws->field_loc.line > 0) {

@@ -34,7 +34,12 @@ static int put_dataset(hid_t f, const char *name, int rank, const hsize_t *dims,
                        hid_t mtype, const void *data, const char *units) {
   hid_t s = H5Screate_simple(rank, dims, NULL);
   if (s < 0) return -1;
-  hid_t d = H5Dcreate2(f, name, ftype, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  /* no modification times: one seed gives one file, byte for byte */
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (dcpl >= 0) H5Pset_obj_track_times(dcpl, 0);
+  hid_t d = H5Dcreate2(f, name, ftype, s, H5P_DEFAULT, dcpl >= 0 ? dcpl : H5P_DEFAULT,
+                       H5P_DEFAULT);
+  if (dcpl >= 0) H5Pclose(dcpl);
   int rc = d < 0 ? -1 : 0;
   if (d >= 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) rc = -1;
   if (d >= 0 && units && awe_h5_put_str_attr(d, "units", units)) rc = -1;

@@ -200,14 +200,17 @@ awe_status awe_mann_generate(const awe_mann_spec *s, float *u, float *v, float *
         matrix_beta(s->length, s->gamma * beta_lookup(bt, kl), k, C);
         if (j == 0 && l == 0) memset(C, 0, sizeof(C)); /* the singular line: mann.h */
         size_t at = ((size_t)i * n1 + j) * nh + l;
+        /* the planes l = 0 and n3/2 are their own mirror: c2r keeps the real part of their
+         * sum, half the power of an independent mode; sqrt 2 restores it */
+        double edge = (l == 0 || l == n2 / 2) ? M_SQRT2 : 1.0;
         for (int r = 0; r < 3; r++) {
           double re = 0.0, im = 0.0;
           for (int q = 0; q < 3; q++) {
             re += C[3 * r + q] * nr[q];
             im += C[3 * r + q] * ni[q];
           }
-          F[r][at][0] = sq * re;
-          F[r][at][1] = sq * im;
+          F[r][at][0] = edge * sq * re;
+          F[r][at][1] = edge * sq * im;
         }
         /* the u variance the Hermitian field will have: half-plane modes count twice */
         double wgt = (l == 0 || (l == n2 / 2)) ? 1.0 : 2.0;

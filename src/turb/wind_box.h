@@ -16,10 +16,15 @@ typedef struct awe_wind_box_s {
   double x0[3];            /* position of point (0, 0, 0) [m] */
   int periodic_x;          /* 1: u(x + n_x dx) = u(x) */
   float *u, *v, *w;        /* [n_x n_y n_z] */
+  float *uvw;              /* [3 n_x n_y n_z] u, v, w of each point together (the look-up's
+                            * layout: 8 nodes in 4 cache-line runs), NULL until interleaved */
   /* how it was made (attributes of the file; NAN / 0 when unknown) */
   double gamma, length, ae, ti, v_ref, h_ref;
   uint64_t seed;
 } awe_wind_box;
+
+/* Build b->uvw from u, v, w and free those (-1 when out of memory, b unchanged). */
+int awe_wind_box_interleave(awe_wind_box *b);
 
 /* The fluctuation at box coordinates (x, y, z) [m] into out [m/s]; 0, or -1 (out untouched)
  * when (y, z), or x of a non-periodic box, is outside the box. */
