@@ -150,7 +150,8 @@ static void test_box_statistics(void) {
         b += want.S[q][i];
       }
       worst = fmax(worst, fabs(a / b - 1.0));
-      if (getenv("MANN_BANDS")) printf("    %c [%d, %d): %+.1f %%\n", "uvw"[q], m, 2 * m, 100 * (a / b - 1));
+      if (getenv("MANN_BANDS"))
+        printf("    %c [%d, %d): %+.1f %%\n", "uvw"[q], m, 2 * m, 100 * (a / b - 1));
       if (!(fabs(a / b - 1.0) <= 0.10))
         HARNESS_FAIL("%c: band [%d, %d): %.5g, expected %.5g (%.1f %%)", "uvw"[q], m, 2 * m, a,
                      b, 100 * (a / b - 1.0));
