@@ -69,6 +69,13 @@ esac
 # the gust's peak (t = 1: +2.96 m/s) is in it
 grep_in eog-peak "$tmp/out" '^1,18\.39'
 
+# ---- scenarios/2plate_gust.yaml: the kite rides an EOG (V_gust 3.22 m/s) -----------------------
+check gust-scenario 0 "$AWESIM" simulate scenarios/2plate_gust.yaml --no-hdf5 --set run.duration=20 \
+  --csv='time,wings.*.wind.x,winches.*.force,wings.*.elevation'
+grep_in gust-peak "$tmp/out" '^15\.25,[0-9.]+,[0-9.]+,17\.8919'
+r=$(awk -F, 'NR > 1 { if ($2 > f) f = $2; if (e == "" || $3 < e) e = $3 } END { printf "%d %d", (f > 200 && f < 240), (e > 1.0) }' "$tmp/out")
+[ "$r" = "1 1" ] && ok || bad "gust-scenario: tether force peak 200..240 N and elevation > 1 rad ($r)"
+
 # ---- profile laws ---------------------------------------------------------------------------
 scen "$tmp/law.yaml" ""
 check law5 0 "$AWESIM" simulate "$tmp/law.yaml" --no-hdf5 --set run.duration=0 \
