@@ -113,8 +113,9 @@ static void test_box_statistics(void) {
     double ae;
     ENSURE(awe_mann_generate(&s, u, v, w, &ae, &err) == AWE_OK);
     ENSURE(ae == s.ae);
-    awe_wind_box b = {{s.n[0], s.n[1], s.n[2]}, {2, 2, 2}, {0, 0, 0}, 1, u, v, w,
-                      s.gamma, s.length, ae, 0, 10, 200, s.seed};
+    awe_wind_box b = {.n = {s.n[0], s.n[1], s.n[2]}, .d = {2, 2, 2}, .periodic_x = 1,
+                      .u = u, .v = v, .w = w, .gamma = s.gamma, .length = s.length, .ae = ae,
+                      .v_ref = 10, .h_ref = 200, .seed = s.seed};
     awe_field_stats st;
     ENSURE(awe_field_stats_compute(&b, &st, &err) == AWE_OK);
     for (int q = 0; q < 3; q++) {

@@ -9,6 +9,8 @@
 
 void awe_wind_update(const awe_model *m, awe_work *w, double t) {
   const awe_env *e = &m->env;
+  /* the steady-state march settles in the wind of t = 0: its pseudo-time moves no gust, no box */
+  if (w->flags & AWE_CTX_BRAKE_ALL) t = 0.0;
   awe_wind_now *n = &w->wind;
   n->v_ref = w->u_v_wind >= 0 ? w->u[w->u_v_wind] : e->v_wind;
   n->w = w->u_wind_w >= 0 ? w->u[w->u_wind_w] : 0.0;

@@ -42,7 +42,7 @@ void awe_gust_params(const awe_gust_spec *g, double v_hub, double z_hub, double 
                      double *period, double *lambda1);
 
 /* The wind of time t from the inputs in w->u and the scenario's gusts into w->wind and
- * w->wind_gnd. */
+ * w->wind_gnd; t = 0 under AWE_CTX_BRAKE_ALL (the steady-state march's pseudo-time). */
 void awe_wind_update(const awe_model *m, awe_work *w, double t);
 
 /* The wind at point p [m/s]. */
