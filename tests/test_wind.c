@@ -446,7 +446,69 @@ static void test_spanwise_inflow(void) {
 }
 
 
+/* Taylor's frozen turbulence: the box moves with the wind at U, its x axis along the wind's
+ * horizontal direction (turned by wind.direction), y to its left; scaled fluctuations in the
+ * world frame; the default U is the settings' mean wind at the box's middle height */
+static void test_box_advection(void) {
+  awe_spec *s = sp_load(PARKED, (const char *const[]){"run.duration=0", NULL});
+  awe_sim *sim = s ? sp_sim(s, NULL) : NULL;
+  if (!sim) {
+    sp_free(sim, s);
+    return;
+  }
+  awe_model *m = (awe_model *)sim->m;
+  awe_work *w = sim->w;
+  awe_wind_box b;
+  memset(&b, 0, sizeof(b));
+  b.n[0] = 16;
+  b.n[1] = 8;
+  b.n[2] = 8;
+  b.d[0] = 5.0;
+  b.d[1] = b.d[2] = 4.0;
+  b.x0[0] = 0.0;
+  b.x0[1] = -14.0;
+  b.x0[2] = 0.0;
+  b.periodic_x = 1;
+  float uvw[3 * 16 * 8 * 8];
+  for (int i = 0; i < 3 * 16 * 8 * 8; i++) uvw[i] = (float)(0.01 * ((i * 7919) % 211) - 1.0);
+  b.uvw = uvw;
+  m->env.box = &b;
+  m->env.box_scale = 2.0;
+  m->env.box_advection = 7.0;
+  w->u[w->u_wind_dir] = -60.0; /* from WNW: blowing toward +x and -y */
+  double t = 3.0, p[3] = {12.0, -3.0, 9.0}, out[3], mean[3], f[3];
+  awe_wind_update(m, w, t);
+  awe_wind_point(m, w, p, out);
+  double dir = -60.0 * M_PI / 180, dh[2] = {-sin(dir), -cos(dir)}, lat[2] = {-dh[1], dh[0]};
+  double bx = p[0] * dh[0] + p[1] * dh[1] - 7.0 * t, by = p[0] * lat[0] + p[1] * lat[1];
+  ENSURE(awe_wind_box_at(&b, bx, by, p[2], f) == 0);
+  double v = m->env.v_wind;
+  mean[0] = v * dh[0];
+  mean[1] = v * dh[1];
+  mean[2] = 0.0;
+  ENSURE_NEAR(out[0], mean[0] + 2.0 * (f[0] * dh[0] + f[1] * lat[0]), 1e-9);
+  ENSURE_NEAR(out[1], mean[1] + 2.0 * (f[0] * dh[1] + f[1] * lat[1]), 1e-9);
+  ENSURE_NEAR(out[2], mean[2] + 2.0 * f[2], 1e-9);
+  /* one box length later (80 m at 7 m/s) the same: periodic in x */
+  double out2[3];
+  awe_wind_update(m, w, t + 80.0 / 7.0);
+  awe_wind_point(m, w, p, out2);
+  for (int k = 0; k < 3; k++) ENSURE_NEAR(out2[k], out[k], 1e-9);
+  /* default advection: the settings' wind at the box's middle height (profile law 0: v) */
+  m->env.box_advection = NAN;
+  awe_wind_update(m, w, 2.0);
+  ENSURE_NEAR(w->wind.box_shift, 2.0 * v, 1e-12);
+  /* above the box: NaN (the run then stops and names the place) */
+  double far[3] = {0.0, 0.0, 40.0}, o3[3];
+  awe_wind_point(m, w, far, o3);
+  ENSURE(isnan(o3[0]) && isnan(o3[1]) && isnan(o3[2]));
+  m->env.box = NULL;
+  sp_free(sim, s);
+}
+
+
 int main(void) {
+  RUN(test_box_advection);
   RUN(test_spanwise_inflow);
   RUN(test_box_one_node);
   RUN(test_box_lookup);
