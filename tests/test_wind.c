@@ -3,7 +3,10 @@
  * and the tether's line drag taking each segment's own wind.
  */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/atmosphere.h"
 #include "engine/aero_coupling.h"
@@ -11,6 +14,7 @@
 #include "aero/vsm.h"
 #include "engine/wind.h"
 #include "turb/wind_box.h"
+#include "io/wind_box_read.h"
 #include "test_physics_util.h"
 
 #define PARKED "scenarios/2plate_parked.yaml"
@@ -507,7 +511,86 @@ static void test_box_advection(void) {
 }
 
 
+static void put16(FILE *f, int v) {
+  unsigned char c[2] = {(unsigned char)(v & 0xff), (unsigned char)((v >> 8) & 0xff)};
+  fwrite(c, 1, 2, f);
+}
+static void put32(FILE *f, long v) {
+  unsigned char c[4] = {(unsigned char)(v & 0xff), (unsigned char)((v >> 8) & 0xff),
+                        (unsigned char)((v >> 16) & 0xff), (unsigned char)((v >> 24) & 0xff)};
+  fwrite(c, 1, 4, f);
+}
+static void putf(FILE *f, float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  put32(f, (long)u);
+}
+
+
+/* a TurbSim .bts file: its time steps become x (time step 0 at x = 0, the later ones upstream at
+ * -i u_hub dt), y centred, z from z_bottom; the time mean removed; ID 7 periodic */
+static void test_bts(void) {
+  const char *path = "build/tests/test_wind_box.bts";
+  FILE *f = fopen(path, "wb");
+  ENSURE(f != NULL);
+  if (!f) return;
+  const int ny = 4, nz = 3, nt = 6;
+  put16(f, 7);
+  put32(f, nz);
+  put32(f, ny);
+  put32(f, 0);
+  put32(f, nt);
+  const float hdr[6] = {2.0f, 3.0f, 0.5f, 10.0f, 12.0f, 10.0f}; /* dz dy dt u_hub z_hub z_bot */
+  for (int k = 0; k < 6; k++) putf(f, hdr[k]);
+  const float sl[3] = {100, 200, 400}, of[3] = {-1000, 0, 5};
+  for (int k = 0; k < 3; k++) {
+    putf(f, sl[k]);
+    putf(f, of[k]);
+  }
+  put32(f, 4);
+  fwrite("test", 1, 4, f);
+  for (int it = 0; it < nt; it++)
+    for (int iz = 0; iz < nz; iz++)
+      for (int iy = 0; iy < ny; iy++) {
+        double x[3] = {10.0 + 0.1 * iy, 0.5 * (it - 2.5), it < 3 ? 0.25 : -0.25};
+        for (int k = 0; k < 3; k++) put16(f, (int)lround(x[k] * sl[k] + of[k]));
+      }
+  fclose(f);
+  awe_wind_box b;
+  awe_err err = {0};
+  ENSURE(awe_wind_box_read(path, &b, &err) == AWE_OK);
+  if (err.code) {
+    fprintf(stderr, "    %s\n", err.msg);
+    return;
+  }
+  ENSURE(b.n[0] == 6 && b.n[1] == 4 && b.n[2] == 3 && b.periodic_x);
+  ENSURE_NEAR(b.d[0], 5.0, 1e-12);
+  ENSURE_NEAR(b.x0[0], -25.0, 1e-12);
+  ENSURE_NEAR(b.x0[1], -4.5, 1e-12);
+  ENSURE_NEAR(b.x0[2], 10.0, 1e-12);
+  double o[3];
+  ENSURE(awe_wind_box_at(&b, 0.0, 0.0, 12.0, o) == 0); /* time step 0 */
+  ENSURE_NEAR(o[0], 0.0, 1e-6);                        /* u: its mean at the point removed */
+  ENSURE_NEAR(o[1], -1.25, 1e-6);
+  ENSURE_NEAR(o[2], 0.25, 1e-6);
+  ENSURE(awe_wind_box_at(&b, -25.0, 0.0, 12.0, o) == 0); /* time step 5 */
+  ENSURE_NEAR(o[1], 1.25, 1e-6);
+  ENSURE_NEAR(o[2], -0.25, 1e-6);
+  awe_wind_box_free(&b);
+  /* cut in its data: refused */
+  f = fopen(path, "r+b");
+  if (f) {
+    ENSURE(ftruncate(fileno(f), 200) == 0);
+    fclose(f);
+  }
+  ENSURE(awe_wind_box_read(path, &b, &err) == AWE_EINVAL);
+  ENSURE(strstr(err.msg, "truncated") != NULL);
+  remove(path);
+}
+
+
 int main(void) {
+  RUN(test_bts);
   RUN(test_box_advection);
   RUN(test_spanwise_inflow);
   RUN(test_box_one_node);

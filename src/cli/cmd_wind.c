@@ -125,8 +125,12 @@ static int info(int argc, char **argv) {
   for (int a = 0; a < 3; a++)
     printf("%c: %g ... %g m%s\n", "xyz"[a], b.x0[a], b.x0[a] + (b.n[a] - 1) * b.d[a],
            a == 0 && b.periodic_x ? " (periodic)" : "");
-  printf("model: mann, gamma %g, length %g m, alpha_eps %.6g, seed %llu\n", b.gamma, b.length,
-         b.ae, (unsigned long long)b.seed);
+  if (isnan(b.gamma))
+    printf("model: not recorded (a TurbSim file: its time mean removed, u_hub %g m/s at %g m)\n",
+           b.v_ref, b.h_ref);
+  else
+    printf("model: mann, gamma %g, length %g m, alpha_eps %.6g, seed %llu\n", b.gamma, b.length,
+           b.ae, (unsigned long long)b.seed);
   printf("mean u v w: %.4g %.4g %.4g m/s\n", st.mean[0], st.mean[1], st.mean[2]);
   printf("sigma u v w: %.4f %.4f %.4f m/s\n", st.sigma[0], st.sigma[1], st.sigma[2]);
   printf("cov uw: %.4f m^2/s^2\n", st.cov_uw);

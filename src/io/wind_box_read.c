@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,11 +82,145 @@ static awe_status read_component(hid_t f, const char *path, const char *name, in
 }
 
 
+/* little-endian fields of a .bts file */
+static int rd(FILE *f, void *p, size_t n) { return fread(p, 1, n, f) == n ? 0 : -1; }
+static int rd_i16(FILE *f, int *v) {
+  unsigned char c[2];
+  if (rd(f, c, 2)) return -1;
+  *v = (int16_t)(uint16_t)(c[0] | c[1] << 8);
+  return 0;
+}
+static int rd_i32(FILE *f, long *v) {
+  unsigned char c[4];
+  if (rd(f, c, 4)) return -1;
+  *v = (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+                 (uint32_t)c[3] << 24);
+  return 0;
+}
+static int rd_f32(FILE *f, double *v) {
+  unsigned char c[4];
+  if (rd(f, c, 4)) return -1;
+  uint32_t u = (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+  float x;
+  memcpy(&x, &u, 4);
+  *v = x;
+  return 0;
+}
+
+
+/* TurbSim's binary full-field file (.bts, TurbSim user's guide, appendix "binary full-field
+ * files"): ID (7 periodic, 8 not), nz, ny, ntower, nt, dz, dy, dt, u_hub, z_hub, z_bottom, the
+ * (slope, offset) of u, v, w, a description, then int16 u, v, w per point, y fastest, then z,
+ * then time (tower points after each time). Time step i passes x = 0 at i dt: in the box it lies
+ * at x = -i u_hub dt (the box's x runs from -(nt - 1) dx to 0). The time mean at every point is
+ * removed (the scenario's profile is the mean). */
+static awe_status read_bts(const char *path, awe_wind_box *b, awe_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno));
+  int id;
+  long nz, ny, ntw, nt, nch;
+  double dz, dy, dt, uh, zh, zb, sl[3], of[3];
+  awe_status st = AWE_OK;
+  if (rd_i16(f, &id) || rd_i32(f, &nz) || rd_i32(f, &ny) || rd_i32(f, &ntw) || rd_i32(f, &nt) ||
+      rd_f32(f, &dz) || rd_f32(f, &dy) || rd_f32(f, &dt) || rd_f32(f, &uh) || rd_f32(f, &zh) ||
+      rd_f32(f, &zb) || rd_f32(f, &sl[0]) || rd_f32(f, &of[0]) || rd_f32(f, &sl[1]) ||
+      rd_f32(f, &of[1]) || rd_f32(f, &sl[2]) || rd_f32(f, &of[2]) || rd_i32(f, &nch)) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: the header is cut short", path);
+    goto out;
+  }
+  if (id != 7 && id != 8) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: ID %d, 7 or 8 expected (a full-field "
+                     "binary .bts)", path, id);
+    goto out;
+  }
+  if (nz < 2 || ny < 2 || nt < 2 || ntw < 0 || nz > 1 << 16 || ny > 1 << 16 || nt > 1 << 24 ||
+      ntw > 1 << 16 || (double)nz * ny * nt > 2e9) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: grid %ld x %ld points, %ld time steps: "
+                     "a box needs at least 2 of each", path, ny, nz, nt);
+    goto out;
+  }
+  if (!(dz > 0 && dy > 0 && dt > 0 && uh > 0) || !isfinite(dz + dy + dt + uh + zh + zb) ||
+      !(sl[0] != 0 && sl[1] != 0 && sl[2] != 0) ||
+      !isfinite(sl[0] + sl[1] + sl[2] + of[0] + of[1] + of[2])) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: dz %g, dy %g, dt %g, u_hub %g must be "
+                     "> 0 and the scales non-zero", path, dz, dy, dt, uh);
+    goto out;
+  }
+  if (nch < 0 || nch > 1 << 20 || fseek(f, nch, SEEK_CUR)) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: bad description length %ld", path, nch);
+    goto out;
+  }
+  size_t n = (size_t)nt * (size_t)ny * (size_t)nz;
+  b->u = malloc(sizeof(float) * n);
+  b->v = malloc(sizeof(float) * n);
+  b->w = malloc(sizeof(float) * n);
+  if (!b->u || !b->v || !b->w) {
+    st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", path);
+    goto out;
+  }
+  float *c[3] = {b->u, b->v, b->w};
+  for (long it = 0; it < nt && st == AWE_OK; it++) {
+    size_t ix = (size_t)(nt - 1 - it); /* upstream first */
+    for (long iz = 0; iz < nz && st == AWE_OK; iz++)
+      for (long iy = 0; iy < ny && st == AWE_OK; iy++)
+        for (int k = 0; k < 3; k++) {
+          int v;
+          if (rd_i16(f, &v)) {
+            st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: the data end at time step %ld "
+                             "of %ld (truncated)", path, it + 1, nt);
+            break;
+          }
+          c[k][(ix * (size_t)ny + (size_t)iy) * (size_t)nz + (size_t)iz] =
+              (float)((v - of[k]) / sl[k]);
+        }
+    for (long q = 0; q < 3 * ntw && st == AWE_OK; q++) {
+      int v;
+      if (rd_i16(f, &v))
+        st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: the data end at time step %ld "
+                         "of %ld (truncated)", path, it + 1, nt);
+    }
+  }
+  if (st == AWE_OK) {
+    /* fluctuations: the time mean at each point removed */
+    for (int k = 0; k < 3; k++)
+      for (size_t p = 0; p < (size_t)ny * (size_t)nz; p++) {
+        double s = 0.0;
+        for (long i = 0; i < nt; i++) s += c[k][(size_t)i * (size_t)ny * (size_t)nz + p];
+        float m = (float)(s / (double)nt);
+        for (long i = 0; i < nt; i++) c[k][(size_t)i * (size_t)ny * (size_t)nz + p] -= m;
+      }
+    b->n[0] = (int)nt;
+    b->n[1] = (int)ny;
+    b->n[2] = (int)nz;
+    b->d[0] = uh * dt;
+    b->d[1] = dy;
+    b->d[2] = dz;
+    b->x0[0] = -(double)(nt - 1) * b->d[0];
+    b->x0[1] = -0.5 * (double)(ny - 1) * dy;
+    b->x0[2] = zb;
+    b->periodic_x = id == 7;
+    b->gamma = b->length = b->ae = b->ti = NAN;
+    b->v_ref = uh;
+    b->h_ref = zh;
+    b->seed = 0;
+  }
+out:
+  fclose(f);
+  return st;
+}
+
+
 awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err) {
   memset(b, 0, sizeof(*b));
   FILE *probe = fopen(path, "rb");
   if (!probe) return awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno));
   fclose(probe);
+  size_t len = strlen(path);
+  if (len > 4 && !strcmp(path + len - 4, ".bts")) {
+    awe_status st = read_bts(path, b, err);
+    if (st != AWE_OK) awe_wind_box_free(b);
+    return st;
+  }
   H5E_auto2_t fn;
   void *data;
   H5Eget_auto2(H5E_DEFAULT, &fn, &data);

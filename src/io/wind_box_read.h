@@ -11,7 +11,9 @@
 #include "turb/wind_box.h"
 #include "util/status.h"
 
-/* Read path into b (arrays malloc'd; awe_wind_box_free). */
+/* Read path into b (arrays malloc'd; awe_wind_box_free). A name ending in .bts is read as
+ * TurbSim's binary full-field file (wind_box_read.c: its layout, the box's axes, the mean
+ * removed); anything else as awesim's HDF5 box. */
 awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err);
 
 void awe_wind_box_free(awe_wind_box *b);
