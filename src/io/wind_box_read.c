@@ -114,9 +114,8 @@ static int rd_f32(FILE *f, double *v) {
  * then time (tower points after each time). Time step i passes x = 0 at i dt: in the box it lies
  * at x = -i u_hub dt (the box's x runs from -(nt - 1) dx to 0). The time mean at every point is
  * removed (the scenario's profile is the mean). */
-static awe_status read_bts(const char *path, awe_wind_box *b, awe_err *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno));
+awe_status awe_wind_box_read_bts(FILE *f, const char *path, awe_wind_box *b, awe_err *err) {
+  memset(b, 0, sizeof(*b));
   int id;
   long nz, ny, ntw, nt, nch;
   double dz, dy, dt, uh, zh, zb, sl[3], of[3];
@@ -151,6 +150,18 @@ static awe_status read_bts(const char *path, awe_wind_box *b, awe_err *err) {
     goto out;
   }
   size_t n = (size_t)nt * (size_t)ny * (size_t)nz;
+  /* the data the header announces must be there before anything is allocated for them */
+  long here = ftell(f);
+  double need = 6.0 * (double)nt * ((double)ny * (double)nz + (double)ntw);
+  if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
+    long end = ftell(f);
+    if (end >= 0 && (double)(end - here) < need) {
+      st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: %ld bytes of data, the header's grid "
+                       "needs %.0f (truncated)", path, end - here, need);
+      goto out;
+    }
+    fseek(f, here, SEEK_SET);
+  }
   b->u = malloc(sizeof(float) * n);
   b->v = malloc(sizeof(float) * n);
   b->w = malloc(sizeof(float) * n);
@@ -205,7 +216,7 @@ static awe_status read_bts(const char *path, awe_wind_box *b, awe_err *err) {
     b->seed = 0;
   }
 out:
-  fclose(f);
+  if (st != AWE_OK) awe_wind_box_free(b);
   return st;
 }
 
@@ -217,8 +228,10 @@ awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err) {
   fclose(probe);
   size_t len = strlen(path);
   if (len > 4 && !strcmp(path + len - 4, ".bts")) {
-    awe_status st = read_bts(path, b, err);
-    if (st != AWE_OK) awe_wind_box_free(b);
+    FILE *f = fopen(path, "rb");
+    if (!f) return awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno));
+    awe_status st = awe_wind_box_read_bts(f, path, b, err);
+    fclose(f);
     return st;
   }
   H5E_auto2_t fn;

@@ -8,6 +8,8 @@
 #ifndef AWE_WIND_BOX_READ_H
 #define AWE_WIND_BOX_READ_H
 
+#include <stdio.h>
+
 #include "turb/wind_box.h"
 #include "util/status.h"
 
@@ -15,6 +17,10 @@
  * TurbSim's binary full-field file (wind_box_read.c: its layout, the box's axes, the mean
  * removed); anything else as awesim's HDF5 box. */
 awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err);
+
+/* TurbSim's .bts from an open stream (path names it in messages; the fuzzing harness reads
+ * memory). b is empty on failure. */
+awe_status awe_wind_box_read_bts(FILE *f, const char *path, awe_wind_box *b, awe_err *err);
 
 void awe_wind_box_free(awe_wind_box *b);
 
