@@ -31,7 +31,7 @@ endif
 CC      ?= cc
 VERSION := 0.1.0
 
-# ---- dependencies: libyaml, GSL, HDF5 (serial flavour preferred over MPI) ----
+# ---- dependencies: libyaml, GSL, FFTW, HDF5 (serial flavour preferred over MPI) ----
 PKG_CONFIG ?= pkg-config
 HDF5_PKG := $(shell for p in hdf5-serial hdf5; do \
               if $(PKG_CONFIG) --exists $$p 2>/dev/null; then echo $$p; break; fi; done)
@@ -55,9 +55,10 @@ HDF5_SZIP := $(shell f=$$($(CC) -print-file-name=libsz.so); [ -f "$$f" ] && echo
 ifeq ($(HDF5_STATIC)$(if $(HDF5_ARCHIVE),1,0),yes1)
   HDF5_LIBS := $(HDF5_ARCHIVE) $(HDF5_SZIP) -lz -ldl
 endif
-DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags yaml-0.1 gsl 2>/dev/null) $(HDF5_CFLAGS)
-DEP_LIBS   := $(shell $(PKG_CONFIG) --libs yaml-0.1 gsl 2>/dev/null || echo -lyaml -lgsl -lgslcblas) \
-              $(HDF5_LIBS) -lm
+# FFTW draws the turbulent wind boxes (src/turb/mann.c: inverse 3-D FFTs of 1e7 points)
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags yaml-0.1 gsl fftw3 2>/dev/null) $(HDF5_CFLAGS)
+DEP_LIBS   := $(shell $(PKG_CONFIG) --libs yaml-0.1 gsl fftw3 2>/dev/null || \
+                echo -lyaml -lgsl -lgslcblas -lfftw3) $(HDF5_LIBS) -lm
 
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wvla -Wmissing-prototypes \
            -Wimplicit-fallthrough -Wstrict-prototypes -Wformat=2 -Wno-format-truncation

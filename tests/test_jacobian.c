@@ -158,13 +158,18 @@ static void test_aerostat(void) {
 
 
 static void test_wind_profile(void) {
-  /* the aerostat in the EXP (1), LOG (2) and EXPLOG (3) wind profiles: wind and density vary
-   * along the tether */
+  /* the aerostat in the EXP (1), LOG (2) and EXPLOG (3) wind profiles, their fits FAST_EXP
+   * (4), FAST_LOG (5), FAST_EXPLOG (6), and a vertical extreme wind shear (a gust at its peak at
+   * 0.5 s): wind and density vary along the tether */
   static const char *const laws[] = {
       "settings.environment={profile_law: 1, alpha: 0.08, h_ref: 6.0, z0: 0.0002}",
       "settings.environment={profile_law: 2, alpha: 0.08, h_ref: 6.0, z0: 0.0002}",
-      "settings.environment={profile_law: 3, alpha: 0.08, h_ref: 6.0, z0: 0.0002}"};
-  for (int k = 0; k < 3; k++) {
+      "settings.environment={profile_law: 3, alpha: 0.08, h_ref: 6.0, z0: 0.0002}",
+      "settings.environment={profile_law: 4, alpha: 0.08163, h_ref: 6.0, z0: 0.0002}",
+      "settings.environment={profile_law: 5, alpha: 0.08163, h_ref: 6.0, z0: 0.0002}",
+      "settings.environment={profile_law: 6, alpha: 0.08163, h_ref: 6.0, z0: 0.0002}",
+      "wind={gusts: [{type: ews, start: 0, period: 1, diameter: 10, shear: 5, height: 20}]}"};
+  for (int k = 0; k < 7; k++) {
     extra = laws[k];
     ENSURE(compare("scenarios/aerostat.yaml", 0.5) > 0);
   }

@@ -90,6 +90,7 @@ static size_t carve(awe_vsm_wing *w, char *base) {
   TAKE(w->leg1, double, 3*q);
   TAKE(w->leg2, double, 3*q);
   TAKE(w->va, double, 3*n);
+  TAKE(w->dva, double, 3*n);
   TAKE(w->va_norm, double, n);
   TAKE(w->ecoef, double, n);
   TAKE(w->kfac, double, n);
@@ -506,6 +507,12 @@ int awe_vsm_wing_set_sections(awe_vsm_wing *w, const awe_vsm_section *sec, int n
   }
   awe_vsm_geom_update(w);
   return AWE_VSM_OK;
+}
+
+
+void awe_vsm_wing_set_panel_wind(awe_vsm_wing *w, const double *dva_b) {
+  w->has_dva = dva_b != NULL;
+  if (dva_b) memcpy(w->dva, dva_b, sizeof(double) * 3 * (size_t)w->n);
 }
 
 

@@ -129,6 +129,12 @@ int awe_vsm_wing_set_sections(awe_vsm_wing *w, const awe_vsm_section *sec, int n
  * to zero twist. The reference area is not affected. Returns AWE_VSM_OK or AWE_VSM_EINVAL. */
 int awe_vsm_wing_set_twist(awe_vsm_wing *w, const double *theta);
 
+/* Wind that differs along the span: panel i's inflow becomes va_b - omega_b x cp_i + dva_b[i]
+ * (3 per panel, body frame, copied; the panels of awe_vsm_wing_geometry) in every later solve
+ * and linearization, whose inputs stay va_b, omega_b and theta. NULL: the same va_b on every
+ * panel again. */
+void awe_vsm_wing_set_panel_wind(awe_vsm_wing *w, const double *dva_b);
+
 /* Current twist of each input section [rad] (array of n_sections, owned by the wing). */
 const double *awe_vsm_wing_twist(const awe_vsm_wing *w);
 

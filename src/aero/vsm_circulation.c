@@ -37,7 +37,7 @@ static const double NEWTON_REFRESH = 0.1;  /* refactor when |R| shrinks by less 
 
 /* Per-panel inflow va_i = va - omega x cp_i. */
 void awe_vsm_set_inflow(awe_vsm_wing *w, const double va[3], const double om[3]) {
-  w->uniform = !om || (om[0] == 0.0 && om[1] == 0.0 && om[2] == 0.0);
+  w->uniform = (!om || (om[0] == 0.0 && om[1] == 0.0 && om[2] == 0.0)) && !w->has_dva;
   for (int i = 0; i < w->n; i++) {
     double *v = w->va + 3*i;
     if (w->uniform) {
@@ -45,11 +45,9 @@ void awe_vsm_set_inflow(awe_vsm_wing *w, const double va[3], const double om[3])
       v[1] = va[1];
       v[2] = va[2];
     } else {
-      double oxr[3];
-      awe_v3_cross(oxr, om, w->cp + 3*i);
-      v[0] = va[0] - oxr[0];
-      v[1] = va[1] - oxr[1];
-      v[2] = va[2] - oxr[2];
+      double oxr[3] = {0.0, 0.0, 0.0};
+      if (om) awe_v3_cross(oxr, om, w->cp + 3*i);
+      for (int c = 0; c < 3; c++) v[c] = va[c] - oxr[c] + (w->has_dva ? w->dva[3*i + c] : 0.0);
     }
     const double vn = awe_v3_norm(v);
     w->va_norm[i] = vn;

@@ -90,7 +90,9 @@ struct awe_vsm_wing {
   double *va, *va_norm, *va_unit, *v_ref;  /* per panel; v_ref = |va_i x s_i| */
   double *ecoef;               /* per panel: wake core coefficient 4 alpha0 nu/|va_i| */
   double *kfac;                /* per panel: c_i/(2 V_ref,i) of the fixed-point map */
-  int uniform;                 /* all panels see the same va (omega = 0) */
+  int uniform;                 /* all panels see the same va (omega = 0, no panel wind) */
+  double *dva;                 /* 3 per panel: wind added to panel i's inflow (body frame) */
+  int has_dva;                 /* dva is in use (awe_vsm_wing_set_panel_wind) */
 
   /* iteration */
   double *gam, *gam_start, *gam_prev, *gtry, *graw, *gtarget, *gtarget_try, *step, *rhs;

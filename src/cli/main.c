@@ -23,6 +23,7 @@ static const command commands[] = {
     {"step-response", awe_cmd_step_response, "step response from an operating point, metrics"},
     {"polar", awe_cmd_polar, "wing polar (CL, CD, CS, CM vs alpha) from the VSM solver"},
     {"sweep", awe_cmd_sweep, "expand a sweep grid into runs (plan.tsv, sweep.sh); merge results"},
+    {"wind", awe_cmd_wind, "turbulent wind boxes: generate (Mann), info"},
 };
 
 static void usage(FILE *f) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/atmosphere.h"
+#include "engine/wind.h"
 #include "aero/vsm.h"
 
 typedef struct {
@@ -35,6 +36,9 @@ typedef struct {
   double *M_sec;            /* [nsec] direct: frozen section moments */
   double *dy;               /* [ny] scratch of the right-hand side */
   int npan;                 /* particle: panels */
+  double *pw;               /* [3 npan] the wind at each panel's control point less the wind at
+                             * the origin, body frame, at the last refresh (per-panel inflow) */
+  int npw;                  /* panels pw holds */
   int *pan_k;               /* [npan] particle: the panel lies between sections k and k+1 */
   double *pan_sc;           /* [2 npan] particle: its (s, c) in that patch (warm start) */
   /* particle, linearized: loads over the apparent wind (aero_coupling.h) */
@@ -89,6 +93,7 @@ void awe_aero_free(struct awe_aero *a) {
     free(x->pan_sc);
     free(x->gam0);
     free(x->sec_j);
+    free(x->pw);
   }
   free(a->wing);
   free(a->point_f_b);
@@ -261,6 +266,11 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   if (x->rigid && m->wing_group_num[j] > 0)
     awe_vsm_wing_set_moment_frac(x->vsm, m->group_moment_frac[m->wing_groups[m->wing_group_adr[j]]]);
   x->rho_vsm = s.density;
+  awe_vsm_geometry pg;
+  awe_vsm_wing_geometry(x->vsm, &pg);
+  x->npw = pg.n_panels;
+  x->pw = calloc(3 * (size_t)(pg.n_panels > 0 ? pg.n_panels : 1), sizeof(double));
+  if (!x->pw) return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
   /* reach of the moments: the farthest section point from the origin */
   x->rmax = 0.0;
   for (int k = 0; k < ns; k++) {
@@ -432,6 +442,29 @@ static int jacobian_holds(const struct awe_aero *a, const aero_wing *x, double V
 }
 
 
+/* the wind along the span at a refresh: each panel's control point gets the wind there less
+ * the wind at the origin (which the apparent wind va_b carries), body frame; a wind the same
+ * everywhere on the wing leaves the VSM's uniform inflow (bit for bit) */
+static void panel_wind(const awe_model *m, const awe_work *w, int j, aero_wing *x) {
+  awe_vsm_geometry g;
+  awe_vsm_wing_geometry(x->vsm, &g);
+  const double *R = w->wing_R + 9 * j, *o = w->wing_pos + 3 * j;
+  int n = g.n_panels < x->npw ? g.n_panels : x->npw, any = 0;
+  double w0[3];
+  awe_wind_point(m, w, o, w0);
+  for (int i = 0; i < n; i++) {
+    double p[3], wi[3], d[3];
+    awe_mat3_vec(R, g.control_point + 3 * i, p);
+    for (int k = 0; k < 3; k++) p[k] += o[k];
+    awe_wind_point(m, w, p, wi);
+    awe_v3_sub(d, wi, w0);
+    awe_mat3_tvec(R, d, x->pw + 3 * i);
+    any |= d[0] != 0.0 || d[1] != 0.0 || d[2] != 0.0;
+  }
+  awe_vsm_wing_set_panel_wind(x->vsm, any && n == g.n_panels ? x->pw : NULL);
+}
+
+
 /* rigid wing, linearized: x0, J = dx/d(va, omega, theta) at the refresh state, converted to
  * coefficients over the wind coordinates (V, alpha, beta, omega_hat, theta) */
 static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing *x) {
@@ -462,6 +495,7 @@ static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing 
   double V0, al0, be0;
   wind_angles(va, &V0, &al0, &be0);
   int keep = jacobian_holds(a, x, V0, al0, be0, om);
+  panel_wind(m, w, j, x);
   awe_vsm_result r;
   int st = awe_vsm_linearize_forward(x->vsm, va, om, NULL, x->x0, keep ? NULL : x->J, &r);
   a->st.solves += keep ? 1 : 1 + (unsigned long)ny;
@@ -527,6 +561,7 @@ static int refresh_direct(const awe_model *m, awe_work *w, int j, aero_wing *x) 
   for (int k = 0; k < x->nsec; k++) same &= cur[k] == x->theta[k];
   if (!same) awe_vsm_wing_set_twist(x->vsm, x->theta);
   awe_vsm_result r;
+  panel_wind(m, w, j, x);
   int st = awe_vsm_solve(x->vsm, va, om, NULL, &r);
   a->st.solves++;
   if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.moment, 3) ||
@@ -738,6 +773,7 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
     return 0;
   }
   if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
+  panel_wind(m, w, j, x);
   awe_vsm_result r;
   /* warm start: the circulation of the last refresh (a linearized refresh ends on a
    * perturbed solve) */

@@ -1,4 +1,4 @@
-/* atmosphere.c: air density with AtmosphericModels' fastexp, wind profile laws 0-3.
+/* atmosphere.c: air density with AtmosphericModels' fastexp, wind profile laws 0-6.
  *
  * Equations and sources: see atmosphere.h (physics.md §1).
  */
@@ -30,8 +30,43 @@ double awe_density(const awe_env *e, double z) {
 }
 
 
+/* FAST_EXP, FAST_LOG, FAST_EXPLOG: AtmosphericModels.jl's rational fits in s = 1/z (numerator
+ * degree 10, denominator degree 2) of laws 1-3 for its default site; 1 below 6 m. */
+static const double FAST_NUM[3][11] = {
+  {1.8427619589823305, 3617.0786194064476, 590119.886685333, -2.53435240735932e6,
+   5.4120682033388115e7, -9.636216067310344e8, 1.2056636533430845e10, -9.962127083327875e10,
+   5.1324465874649536e11, -1.4865348277628154e12, 1.8431054022301477e12},
+  {1.7254692847178346, 3180.6368701426595, 489764.5131517146, -2.1080713892318057e6,
+   4.227143439940046e7, -7.322154139158928e8, 9.013764300164715e9, -7.36716754548423e10,
+   3.7658022380555835e11, -1.0842283673197954e12, 1.338030926540245e12},
+  {1.6133163094857612, 2488.963179734051, 343230.7633444393, -1.450703528831999e6,
+   2.6919154959563803e7, -4.4848947369166476e8, 5.387689053876384e9, -4.329358467994954e10,
+   2.1854676308520227e11, -6.232058566966395e11, 7.632537480818357e11}};
+static const double FAST_DEN[3][3] = {{1.0, 2487.0429567107535, 495940.74312868936},
+                                      {1.0, 2200.4764287411545, 404389.8285052791},
+                                      {1.0, 1735.2333827029918, 279373.0012683715}};
+
+
+/* P(s)/Q(s) of fast law k (0..2) at s = 1/z, and its derivative over z in *dfdz */
+static double fast_law(int k, double z, double *dfdz) {
+  double s = 1.0 / z, p = 0.0, dp = 0.0, q = 0.0, dq = 0.0;
+  for (int i = 10; i >= 0; i--) {
+    dp = dp * s + p;
+    p = p * s + FAST_NUM[k][i];
+  }
+  for (int i = 2; i >= 0; i--) {
+    dq = dq * s + q;
+    q = q * s + FAST_DEN[k][i];
+  }
+  *dfdz = -(dp * q - p * dq) / (q * q) * s * s; /* ds/dz = -1/z^2 */
+  return p / q;
+}
+
+
 double awe_wind_factor(const awe_env *e, double z) {
-  double zz = z > 1.0 ? z : 1.0;
+  double zz = z > 1.0 ? z : 1.0, d;
+  if (e->profile_law >= 4 && e->profile_law <= 6)
+    return z >= AWE_FAST_LAW_MIN_Z ? fast_law(e->profile_law - 4, z, &d) : 1.0;
   switch (e->profile_law) {
     case 1:
       return pow(zz / e->h_ref, e->alpha);
@@ -49,6 +84,11 @@ double awe_wind_factor(const awe_env *e, double z) {
 
 
 double awe_wind_dfactor(const awe_env *e, double z) {
+  if (e->profile_law >= 4 && e->profile_law <= 6) {
+    double d = 0.0;
+    if (z >= AWE_FAST_LAW_MIN_Z) fast_law(e->profile_law - 4, z, &d);
+    return d;
+  }
   if (!(z > 1.0)) return 0.0; /* clamped at 1 m */
   switch (e->profile_law) {
     case 1:

@@ -12,12 +12,19 @@
  *     law 1  f = (zz/h_ref)^alpha                                  (EXP)
  *     law 2  f = ln(zz/z0) / ln(h_ref/z0)                          (LOG)
  *     law 3  f = log1 + K (log1 - exp1), K = 1                     (EXPLOG)
+ *   laws 4-6 (FAST_EXP, FAST_LOG, FAST_EXPLOG; AtmosphericModels.jl before v0.3, which dropped
+ *   them, and KiteUtils' settings): f = P(1/z) / Q(1/z), rational fits of laws 1-3 for that
+ *   package's default site (h_ref 6 m, alpha 0.08163, z0 0.0002 m) with fixed coefficients,
+ *   so h_ref, alpha and z0 do not enter; f = 1 below 6 m (the fits' floor, as there).
  *   wind at a point  v_w(z) = f(z) * wind_gnd,   wind_gnd = v_wind * wind_dir   [m/s]
  */
 #ifndef AWE_ATMOSPHERE_H
 #define AWE_ATMOSPHERE_H
 
 #include "model/model.h"
+
+/* the fast laws (4-6) are 1 below this height [m] */
+#define AWE_FAST_LAW_MIN_Z 6.0
 
 /* (1 + x/1024)^1024 */
 double awe_fastexp(double x);

@@ -7,6 +7,7 @@
 #include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
 #include "engine/ground.h"
+#include "engine/wind.h"
 #include "engine/pulley.h"
 #include "engine/winch.h"
 #include "engine/wing.h"
@@ -160,8 +161,9 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
   memset(g->Ga, 0, sizeof(g->Ga));
   memset(g->gz, 0, sizeof(g->gz));
   if (h->drag == 0.0) return;
-  double z = 0.5 * (pa[2] + pb[2]), wind[3], app[3], Pa[3], aP[3];
-  awe_wind_at(&m->env, w->wind_gnd, z, wind);
+  double z = 0.5 * (pa[2] + pb[2]), wind[3], app[3], Pa[3], aP[3], dw[3];
+  double pm[3] = {0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1]), z};
+  awe_wind_point(m, w, pm, wind);
   for (int i = 0; i < 3; i++) app[i] = wind[i] - 0.5 * (va[i] + vb[i]);
   double vpar = awe_v3_dot(app, u), vabs = awe_v3_norm(app);
   double rho = awe_density(&m->env, z);
@@ -175,10 +177,10 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
       g->Gd[3 * i + j] = q / len * (Pa[i] * u[j] - u[i] * aP[j] - vpar * P[3 * i + j]);
     }
   double dlr = awe_density_dlog(&m->env, z);
-  double df = m->env.profile_law != 0 ? awe_wind_dfactor(&m->env, z) : 0.0;
+  awe_wind_dz(m, w, pm, dw);
   for (int i = 0; i < 3; i++) {
     g->gz[i] = q * dlr * Pa[i];
-    for (int j = 0; j < 3; j++) g->gz[i] += g->Ga[3 * i + j] * df * w->wind_gnd[j];
+    for (int j = 0; j < 3; j++) g->gz[i] += g->Ga[3 * i + j] * dw[j];
   }
 }
 
@@ -297,8 +299,7 @@ static void aero_rows(const sink *k, const awe_model *m, const awe_work *w, int 
     for (int c = 0; c < 3; c++)
       B[3 * r + c] = R[3 * r] * T[c] + R[3 * r + 1] * T[3 + c] + R[3 * r + 2] * T[6 + c];
   double zo = w->wing_pos[3 * j + 2], dlr = awe_density_dlog(&m->env, zo);
-  double df = m->env.profile_law != 0 ? awe_wind_dfactor(&m->env, zo) : 0.0;
-  for (int c = 0; c < 3; c++) dw[c] = df * w->wind_gnd[c];
+  awe_wind_dz(m, w, w->wing_pos + 3 * j, dw);
   for (int r = 0; r < 3; r++) gb[r] = fb[r] * dlr + T[3 * r] * dw[0] + T[3 * r + 1] * dw[1] +
                                       T[3 * r + 2] * dw[2];
   awe_mat3_vec(R, gb, gz);
@@ -354,7 +355,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   double area = m->point_area[i], cd = m->point_cd[i];
   if (area != 0.0 && cd != 0.0) {
     double z = w->pos[3 * i + 2], wind[3], va[3];
-    awe_wind_at(&m->env, w->wind_gnd, z, wind);
+    awe_wind_point(m, w, w->pos + 3 * i, wind);
     awe_v3_sub(va, wind, v);
     double vn = sqrt(awe_v3_dot(va, va) + 1e-24);
     double c0 = 0.5 * awe_density(&m->env, z) * cd * area;
@@ -363,10 +364,11 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
       for (int c = 0; c < 3; c++) A[3 * r + c] = c0 * ((r == c) * vn + va[r] * va[c] / vn);
     add_block(k, r0, o + 3, A, -inv_m);
     double dlr = awe_density_dlog(&m->env, z);
-    double df = m->env.profile_law != 0 ? awe_wind_dfactor(&m->env, z) : 0.0;
+    double dw[3];
+    awe_wind_dz(m, w, w->pos + 3 * i, dw);
     for (int r = 0; r < 3; r++) {
       double dz = c0 * vn * va[r] * dlr;
-      for (int c = 0; c < 3; c++) dz += A[3 * r + c] * df * w->wind_gnd[c];
+      for (int c = 0; c < 3; c++) dz += A[3 * r + c] * dw[c];
       add(k, r0 + r, o + 2, dz * inv_m);
     }
   }

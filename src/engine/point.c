@@ -6,6 +6,7 @@
 
 #include "engine/atmosphere.h"
 #include "engine/ground.h"
+#include "engine/wind.h"
 
 
 void awe_point_mass(const awe_model *m, awe_work *w, int i) {
@@ -60,7 +61,7 @@ static inline void point_force(const awe_model *m, awe_work *w, int i, double rh
   if (area != 0.0 && cd != 0.0) {
     const double *p = w->pos + 3 * i, *v = w->vel + 3 * i;
     double wind[3], va[3];
-    awe_wind_at(&m->env, w->wind_gnd, p[2], wind);
+    awe_wind_point(m, w, p, wind);
     awe_v3_sub(va, wind, v);
     double q = 0.5 * awe_density_at(&m->env, rho_zt, p[2]) * cd *
                sqrt(awe_v3_dot(va, va) + 1e-24) * area;

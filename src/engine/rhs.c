@@ -10,6 +10,7 @@
 
 #include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
+#include "engine/wind.h"
 #include "engine/group.h"
 #include "engine/kcu.h"
 #include "engine/point.h"
@@ -166,8 +167,7 @@ int awe_rhs(double t, const double y[], double dydt[], void *params) {
 
   inputs(c, t);                                  /* 1. inputs */
   unpack(m, w, y);                               /* 2. unpack */
-  double vw = w->u_v_wind >= 0 ? w->u[w->u_v_wind] : m->env.v_wind;
-  awe_wind_ground(&m->env, vw, w->wind_gnd);     /* 3. wind */
+  awe_wind_update(m, w, t);                      /* 3. wind */
   awe_wing_apparent_wind(m, w);
   awe_segment_rest_lengths(m, w);                /* 4. rest lengths */
   if (w->qs && awe_qs_solve(m, w, t))            /* 5. quasi-static points, pulleys */

@@ -5,6 +5,7 @@
 #include "engine/segment.h"
 
 #include "engine/atmosphere.h"
+#include "engine/wind.h"
 #include "engine/kcu.h"
 
 
@@ -68,8 +69,8 @@ static inline void eval(const awe_model *m, awe_work *w, const awe_seg_hot *h, i
     return;
   }
   double zmid = 0.5 * (pa[2] + pb[2]);
-  double wind[3], app[3];
-  awe_wind_at(&m->env, w->wind_gnd, zmid, wind);
+  double wind[3], app[3], pm[3] = {0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1]), zmid};
+  awe_wind_point(m, w, pm, wind);
   for (int k = 0; k < 3; k++) app[k] = wind[k] - 0.5 * (va[k] + vb[k]);
   double vpar = app[0] * u[0] + app[1] * u[1] + app[2] * u[2];
   double vabs = sqrt(app[0] * app[0] + app[1] * app[1] + app[2] * app[2]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/atmosphere.h"
+#include "engine/wind.h"
 #include "engine/group.h"
 #include "util/kite_frames.h"
 
@@ -234,7 +235,7 @@ void awe_wing_apparent_wind(const awe_model *m, awe_work *w) {
   for (int j = 0; j < m->nwing; j++) {
     const double *pos = w->wing_pos + 3 * j, *vel = w->wing_vel + 3 * j;
     double wind[3], *va = w->wing_va + 3 * j;
-    awe_wind_at(&m->env, w->wind_gnd, pos[2], wind);
+    awe_wind_point(m, w, pos, wind);
     awe_v3_sub(va, wind, vel);
     awe_mat3_tvec(w->wing_R + 9 * j, va, w->wing_va_b + 3 * j);
   }

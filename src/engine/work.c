@@ -11,6 +11,7 @@ void awe_input_default(const awe_model *m, const awe_work *w, double *u) {
     if (w->winch_u_speed[i] >= 0) u[w->winch_u_speed[i]] = m->winch_init_vel[i];
   }
   if (w->u_v_wind >= 0) u[w->u_v_wind] = m->env.v_wind;
+  if (w->u_wind_dir >= 0) u[w->u_wind_dir] = m->env.upwind_dir;
   if (w->kcu_u[0] >= 0) u[w->kcu_u[0]] = m->kcu_depower0;
   if (w->kcu_u[1] >= 0) u[w->kcu_u[1]] = m->kcu_steering0;
 }

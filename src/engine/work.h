@@ -93,6 +93,20 @@ typedef struct {
   int rigid;               /* both ends on one rigid wing: no force */
 } awe_seg_hot;
 
+/* The wind of the current right-hand-side call (engine/wind.h): at a point p,
+ *   wind(p) = (f(z) v_ref + dv + gz z + gy (p . lat)) dir + w e_z + the wind box's u', v', w'. */
+typedef struct {
+  double dir[3];           /* unit vector the wind blows toward, gusts' turn included */
+  double lat[3];           /* horizontal unit vector across it, e_z x dir (EWS's y) */
+  double v_ref;            /* mean speed at h_ref [m/s] (input wind.v_wind) */
+  double dv;               /* speed change of the gusts, uniform part [m/s] */
+  double gz, gy;           /* the gusts' speed change per metre of height, of y [1/s] */
+  double w;                /* vertical wind [m/s] (input wind.w) */
+  double dir_deg;          /* upwind direction, wind.direction plus the gusts' turn [deg] */
+  double dh[2];            /* the horizontal part of dir, normalised: the wind box's x axis */
+  double box_shift;        /* Taylor: how far the box has moved along it, U t [m] */
+} awe_wind_now;
+
 typedef struct awe_work {
   int nx, nu, ny;          /* sizes of state, input and output vectors */
   int nqs;                 /* quasi-static unknowns: 3 per QUASI_STATIC point + 1 per QS pulley */
@@ -103,7 +117,7 @@ typedef struct awe_work {
   int *tether_x, *winch_x, *pulley_x, *pulley_qs;
   int *winch_u_torque, *winch_u_brake, *winch_u_speed;
   int *segment_u_l0, *point_u_force;
-  int u_v_wind;
+  int u_v_wind, u_wind_dir, u_wind_w; /* wind.v_wind, wind.direction, wind.w */
   int *wing_x, *group_x;
   int *wing_u_force, *wing_u_moment;
   int kcu_x[2], kcu_u[2];  /* kcu.depower_actual, kcu.steering_actual; kcu.depower, .steering */
@@ -171,7 +185,8 @@ typedef struct awe_work {
   struct awe_aero *aero;   /* aerodynamic coupling (aero_coupling.h), NULL without aero */
   unsigned flags;          /* AWE_CTX_* flags of the current rhs call */
 
-  double wind_gnd[3];      /* wind vector at h_ref [m/s] */
+  double wind_gnd[3];      /* mean wind vector at h_ref without gusts, v_ref dir [m/s] */
+  awe_wind_now wind;       /* the wind of this call (engine/wind.h) */
   double *u;               /* [nu] effective inputs of the last rhs call */
   double *refresh_dydt;    /* [nx] scratch: the aerodynamic refresh's rhs call (rhs.h) */
   int *out_code;           /* [number of output variables] awe_output_code of each (outputs.h) */
@@ -188,7 +203,7 @@ typedef struct awe_work {
 } awe_work;
 
 /* Default inputs u0 [w->nu]: zero torque, brake as in the model, no rest-length change, no
- * external force, v_wind from the settings, speed-controlled winches at their init_vel, the
+ * external force, v_wind and the direction from the settings, no vertical wind, speed-controlled winches at their init_vel, the
  * kite control unit at its initial depower and steering. */
 void awe_input_default(const awe_model *m, const awe_work *w, double *u);
 

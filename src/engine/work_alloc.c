@@ -92,6 +92,8 @@ static int build_maps(const awe_model *m, awe_work *w) {
   for (int i = 0; i < m->nsegment; i++)
     w->segment_u_l0[i] = var_offset(u, "segments", i, "l0");
   w->u_v_wind = var_offset(u, "wind", 0, "v_wind");
+  w->u_wind_dir = var_offset(u, "wind", 0, "direction");
+  w->u_wind_w = var_offset(u, "wind", 0, "w");
   static const char *const kx[2] = {"depower_actual", "steering_actual"};
   static const char *const ku[2] = {"depower", "steering"};
   for (int j = 0; j < 2; j++) {

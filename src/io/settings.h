@@ -83,7 +83,7 @@
   X(environment, rho_0, D, 0, "kg/m^3", "air density at sea level")                         \
   X(environment, alpha, D, 0, "-", "power-law exponent")                                    \
   X(environment, z0, D, 0, "m", "roughness length")                                         \
-  X(environment, profile_law, I, 0, "-", "0 uniform, 1 EXP, 2 LOG, 3 EXPLOG")
+  X(environment, profile_law, I, 0, "-", "0 uniform, 1 EXP, 2 LOG, 3 EXPLOG, 4-6 FAST_*")
 
 #define AWE_SET_TYPE_D double
 #define AWE_SET_TYPE_I int

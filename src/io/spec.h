@@ -321,6 +321,39 @@ typedef struct {
   awe_loc loc, depower_loc, steering_loc;
 } awe_kcu_spec;
 
+/* A deterministic gust of IEC 61400-1 (ed. 3/4) §6.3 (scenario `wind: gusts:`, engine/wind.h).
+ * NAN: not given (the default or the formula of engine/wind_gust.c applies). */
+typedef enum { AWE_GUST_EOG, AWE_GUST_EDC, AWE_GUST_ECD, AWE_GUST_EWS } awe_gust_type;
+
+typedef struct {
+  awe_gust_type type;
+  double start;           /* [s] */
+  double period;          /* T [s]; NAN = IEC's (EOG 10.5, EDC 6, ECD 10, EWS 12) */
+  double height;          /* z_hub, where V_hub is taken [m]; NAN = h_ref */
+  double sigma1;          /* standard deviation of the longitudinal turbulence [m/s] */
+  double lambda1;         /* longitudinal turbulence scale [m]; NAN = 0.7 z_hub, 42 m above 60 m */
+  double diameter;        /* D, the rotor diameter in IEC (the kite's span here) [m] */
+  double v_e1;            /* EOG: the one-year extreme wind at z_hub [m/s] */
+  double v_gust;          /* EOG: the gust speed itself [m/s] */
+  double theta_e;         /* EDC: the direction change itself [deg] */
+  double v_cg, theta_cg;  /* ECD: speed [m/s] (15) and direction [deg] change */
+  double shear;           /* EWS: the amplitude 2.5 m/s + 0.2 beta sigma1 (D/Lambda1)^(1/4) [m/s] */
+  int horizontal;         /* EWS: 1 horizontal (lateral) shear, 0 vertical */
+  int sign;               /* +1 or -1: the sense of the change (EDC, ECD, EWS) */
+  awe_loc loc;
+} awe_gust_spec;
+
+/* The scenario's `wind:` section. */
+typedef struct {
+  int ngust;
+  awe_gust_spec *gusts;
+  const char *field;      /* a turbulent wind box (HDF5, `awesim wind generate`), NULL = none */
+  double field_scale;     /* its fluctuations times this [-] (1) */
+  double advection;       /* Taylor's frozen-turbulence speed [m/s]; NAN = the mean wind at the
+                           * box's middle height */
+  awe_loc field_loc;
+} awe_wind_spec;
+
 typedef struct {
   const char *path;        /* scenario file */
   int bare_model;          /* loaded from a model file alone: no scenario, no run: section */
@@ -340,6 +373,7 @@ typedef struct {
   int ncontroller;
   awe_controller_spec *controllers;
   awe_kcu_spec kcu;
+  awe_wind_spec wind;
 } awe_scenario_spec;
 
 /* A file read for this spec (scenario, model files, polar tables): no output of the run may

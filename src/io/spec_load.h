@@ -52,6 +52,9 @@ awe_status awe_spec_read_kcu(awe_spec *s, const awe_ynode *n, awe_err *err);
  * the structure's tethers (spec_kcu_yaml.c). */
 awe_status awe_spec_read_tethers(awe_spec *s, const awe_ynode *root, awe_err *err);
 
+/* The scenario's `wind:` section (spec_wind_yaml.c); NULL node: the settings' wind alone. */
+awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err);
+
 /* The scenario's `controllers:` list (spec_controller_yaml.c); NULL node: none. */
 awe_status awe_spec_read_controllers(awe_spec *s, const awe_ynode *list, awe_err *err);
 

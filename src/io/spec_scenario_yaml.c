@@ -399,7 +399,7 @@ static const char *const SCENARIO_KEYS[] = {"awesim",     "name",  "description"
                                             "settings",   "transforms", "wings", "run",
                                             "inputs",     "output", "controllers",
                                             "kcu",        "tethers",
-                                            "ground"};
+                                            "ground",     "wind"};
 
 
 awe_status awe_spec_check_scenario_keys(const awe_ynode *root, awe_err *err) {
@@ -417,6 +417,7 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_wing_overrides(s, awe_ymap_get(root, "wings"), err));
   AWE_TRY(awe_spec_read_kcu(s, awe_ymap_get(root, "kcu"), err));
+  AWE_TRY(awe_spec_read_wind(s, awe_ymap_get(root, "wind"), err));
 
   const awe_ynode *in = awe_ymap_get(root, "inputs");
   if (in && in->kind != AWE_Y_NULL) {

@@ -25,7 +25,8 @@
  * Inputs: winches.NAME.torque [N m], winches.NAME.brake [-] (> 0.5 braked),
  * winches.NAME.speed [m/s] (speed-controlled winches: the speed; AsyncMachine winches: the
  * speed set-point, i.e. the synchronous speed at the drum), segments.NAME.l0 [m] (change of the
- * rest length), points.NAME.force [N] (external force), wind.v_wind [m/s],
+ * rest length), points.NAME.force [N] (external force), wind.v_wind [m/s], wind.direction
+ * [deg] (upwind, clockwise from north), wind.w [m/s] (vertical),
  * wings.NAME.force [N] and wings.NAME.moment [N m] (external force at the centre of mass and
  * moment on a rigid wing, world frame).
  *
@@ -139,6 +140,8 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int i = 0; i < m->npoint; i++)
     ADD(u, "points", m->point_name[i], i, "force", "N", 3, 1e-3, 0);
   ADD(u, "wind", "", 0, "v_wind", "m/s", 1, 1e-3, AWE_VF_LOG);
+  ADD(u, "wind", "", 0, "direction", "deg", 1, 1e-3, AWE_VF_LOG);
+  ADD(u, "wind", "", 0, "w", "m/s", 1, 1e-3, AWE_VF_LOG);
   if (m->has_kcu && m->kcu_seg[0] >= 0) ADD(u, "kcu", "", 0, "depower", "%", 1, 1e-4, LL);
   if (m->has_kcu && m->kcu_seg[1] >= 0) ADD(u, "kcu", "", 0, "steering", "%", 1, 1e-4, LL);
   for (int i = 0; i < m->nwing; i++)
@@ -204,6 +207,7 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       {"distance", "m", 1, AWE_VF_LOG},
       {"turn_rate", "rad/s", 3, AWE_VF_LOG},
       {"power", "W", 1, AWE_VF_LOG},
+      {"wind", "m/s", 3, AWE_VF_LOG},
   };
   for (int k = 0; k < (int)(sizeof(wv) / sizeof(wv[0])); k++)
     for (int i = 0; i < m->nwing; i++)

@@ -29,9 +29,18 @@ typedef struct {
   double h_ref;           /* reference height of v_wind [m] */
   double alpha;           /* power-law exponent [-] */
   double z0;              /* roughness length [m] */
-  int profile_law;        /* 0 uniform, 1 EXP, 2 LOG, 3 EXPLOG */
+  int profile_law;        /* 0 uniform, 1 EXP, 2 LOG, 3 EXPLOG, 4-6 FAST_EXP|LOG|EXPLOG */
   double v_wind;          /* wind speed at h_ref [m/s] */
   double wind_dir[3];     /* unit vector the wind blows toward (ENU) */
+  double upwind_dir;      /* where wind_dir comes from, clockwise from north (+y) [deg]: the
+                           * default of input wind.direction */
+  int ngust;              /* the scenario's IEC gusts (engine/wind.h) */
+  const awe_gust_spec *gusts;
+  struct awe_wind_box_s *box; /* the scenario's turbulent wind box, NULL = none (owned) */
+  const char *box_path;   /* its file (model pool) */
+  double box_scale;       /* its fluctuations times this */
+  double box_advection;   /* Taylor's frozen-turbulence speed [m/s]; NAN = the settings' mean
+                           * wind at the box's middle height */
   double cd_tether;       /* tether drag coefficient [-] */
 } awe_env;
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/wind_box_read.h"
 #include "model/model_build_internal.h"
 #include "model/solver_default.h"
 #include "util/pool.h"
@@ -159,6 +160,10 @@ awe_model *awe_model_build(const awe_spec *s, awe_diag *warn, awe_err *err) {
 
 void awe_model_free(awe_model *m) {
   if (!m) return;
+  if (m->env.box) {
+    awe_wind_box_free(m->env.box);
+    free(m->env.box);
+  }
   awe_registry_free(&m->reg);
   awe_pool_free(m->pool);
   free(m);

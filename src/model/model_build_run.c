@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/wind_box_read.h"
 #include "model/model_build_internal.h"
 #include "util/pool.h"
 #include "util/vec3.h"
@@ -77,6 +78,9 @@ void awe_mb_env_opt(awe_mb_builder *b) {
     e->wind_dir[2] = v0[2];
     e->v_wind = st->v_wind;
   }
+  /* upwind_dir of wind_dir: its horizontal part is (sin psi, -cos psi) cos(el), psi = -dir */
+  e->upwind_dir = -atan2(e->wind_dir[0], -e->wind_dir[1]) * 180 / M_PI;
+  if (!st->use_wind_vec) e->upwind_dir = st->upwind_dir;
   const awe_run_spec *r = &s->scenario.run;
   awe_opt *o = &m->opt;
   o->duration = r->duration;
@@ -112,6 +116,48 @@ void awe_mb_env_opt(awe_mb_builder *b) {
   m->settings = *st;
 }
 
+
+
+/* Does gust g need z_hub: V_hub from a profile, Lambda1 of a formula, a vertical shear? */
+static int gust_needs_height(const awe_model *m, const awe_gust_spec *g) {
+  if (m->env.profile_law != 0) return 1;
+  if (!isnan(g->lambda1)) return g->type == AWE_GUST_EWS && !g->horizontal;
+  switch (g->type) {
+    case AWE_GUST_EOG: return isnan(g->v_gust);
+    case AWE_GUST_EDC: return isnan(g->theta_e);
+    case AWE_GUST_ECD: return 0;
+    case AWE_GUST_EWS: return !g->horizontal || isnan(g->shear);
+  }
+  return 1;
+}
+
+
+/* The scenario's wind box: read and checked (io/wind_box_read.h), its advection speed. */
+static awe_status wind_box(awe_model *m, const awe_wind_spec *ws, awe_err *err) {
+  m->env.box = NULL;
+  if (!ws->field) return AWE_OK;
+  awe_wind_box *b = calloc(1, sizeof(*b));
+  if (!b) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  awe_status st = awe_wind_box_read(ws->field, b, err);
+  if (st == AWE_OK && awe_wind_box_interleave(b)) {
+    awe_wind_box_free(b);
+    st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", ws->field);
+  }
+  if (st) {
+    free(b);
+    if (ws->field_loc.line > 0) {
+      /* say where the scenario named it */
+      awe_err e2 = *err;
+      awe_err_at(err, st, &ws->field_loc, "wind.field: %s", e2.msg);
+    }
+    return st;
+  }
+  m->env.box = b;
+  m->env.box_path = awe_pool_strdup(m->pool, ws->field);
+  m->env.box_scale = ws->field_scale;
+  m->env.box_advection = ws->advection; /* NAN: engine/wind.c takes the profile's */
+  return AWE_OK;
+}
 
 
 /* Scenario inputs -> input vector elements. */
@@ -168,5 +214,17 @@ awe_status awe_mb_signals(awe_mb_builder *b, awe_err *err) {
     }
     m->signals[i].sig.channel = awe_pool_strdup(m->pool, in->channel);
   }
-  return AWE_OK;
+  /* the scenario's gusts act on the wind as inputs do (engine/wind.h) */
+  const awe_wind_spec *ws = &sc->wind;
+  for (int i = 0; i < ws->ngust; i++)
+    if (isnan(ws->gusts[i].height) && !(m->env.h_ref > 0) && gust_needs_height(m, &ws->gusts[i]))
+      return awe_err_at(err, AWE_EINVAL, &ws->gusts[i].loc,
+                        "wind.gusts[%d]: give its height [m] (where V_hub is taken): "
+                        "environment.h_ref = %g m is not a height", i + 1, m->env.h_ref);
+  awe_gust_spec *g;
+  AWE_MB_ALLOC(g, ws->ngust);
+  if (ws->ngust > 0) memcpy(g, ws->gusts, sizeof(*g) * (size_t)ws->ngust);
+  m->env.gusts = g;
+  m->env.ngust = ws->ngust;
+  return wind_box(m, ws, err);
 }

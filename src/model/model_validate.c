@@ -407,11 +407,19 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
     awe_warn(w, NULL, "%s: system.g_earth is not set: gravity is 0 (KiteUtils default); set "
              "g_earth: 9.81", f);
   awe_loc fb;
-  if (st->profile_law < 0 || st->profile_law > 3)
+  if (st->profile_law < 0 || st->profile_law > 6)
     return awe_err_at(err, AWE_EINVAL, setting_loc(s, "profile_law", &fb),
                       "environment.profile_law = %d is not supported (allowed: 0 uniform, 1 EXP, "
-                      "2 LOG, 3 EXPLOG)", st->profile_law);
-  if (st->profile_law > 0 && !(st->h_ref > 0))
+                      "2 LOG, 3 EXPLOG, 4 FAST_EXP, 5 FAST_LOG, 6 FAST_EXPLOG)", st->profile_law);
+  /* the fast laws are fits for one site: say so when the settings describe another */
+  if (st->profile_law >= 4 &&
+      (fabs(st->h_ref - 6.0) > 1e-9 || fabs(st->alpha - 0.08163) > 1e-4 ||
+       fabs(st->z0 - 0.0002) > 1e-7))
+    awe_warn(w, setting_loc(s, "profile_law", &fb),
+             "environment.profile_law = %d is a fixed fit for h_ref 6 m, alpha 0.08163, "
+             "z0 0.0002 m; this file's h_ref %g m, alpha %g, z0 %g m are not used by it",
+             st->profile_law, st->h_ref, st->alpha, st->z0);
+  if (st->profile_law > 0 && st->profile_law < 4 && !(st->h_ref > 0))
     return awe_err_at(err, AWE_EINVAL, setting_loc(s, "h_ref", &fb),
                       "environment.h_ref = %g m must be > 0 for profile_law %d", st->h_ref,
                       st->profile_law);

@@ -11,6 +11,7 @@
 #include "engine/aero_coupling.h"
 #include "engine/outputs.h"
 #include "engine/winch.h"
+#include "engine/wind.h"
 #include "engine/work_alloc.h"
 #include "model/input_signal.h"
 #include "solve/steady.h"
@@ -178,6 +179,9 @@ void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop) {
 static awe_status fail_msg(awe_sim *s, int st, awe_err *err) {
   char name[256];
   awe_work *w = s->w;
+  char wb[600];
+  if (awe_wind_box_report(s->m, w, w->bad_x >= 0 ? w->bad_t : s->t, wb, sizeof(wb)))
+    return awe_err_set(err, AWE_EINVAL, "%s", wb); /* the box does not cover the flight */
   if (s->guard.why) return awe_guard_error(&s->guard, err);
   int k = awe_first_nonfinite(s->y, w->nx);
   if (k >= 0) {

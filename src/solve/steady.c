@@ -12,6 +12,7 @@
 #include "solve/steady_jac.h"
 #include "engine/aero_coupling.h"
 #include "util/kite_frames.h"
+#include "engine/wind.h"
 #include "engine/wing.h"
 
 
@@ -196,7 +197,9 @@ out:
 
 /* why the settling march stopped at pseudo-time tau */
 static awe_status march_fail(awe_steady_io *s, int st, double tau, awe_err *err) {
-  char name[256];
+  char name[256], wb[600];
+  if (awe_wind_box_report(s->m, s->w, 0.0, wb, sizeof(wb)))
+    return awe_err_set(err, AWE_EINVAL, "steady state: %s", wb); /* the box misses the kite */
   if (s->guard->why) return awe_guard_error(s->guard, err);
   int k = awe_first_nonfinite(s->y, s->w->nx);
   if (k < 0 && s->w->bad_x >= 0) k = s->w->bad_x;

@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-60}
 shift
-list=${*:-scenario structure aero polar settings vsm_settings sweep_grid}
+list=${*:-scenario structure aero polar settings vsm_settings sweep_grid wind_box}
 pass=0
 fail=0
 seeds() {
@@ -19,6 +19,7 @@ seeds() {
     settings) ls models/*/settings.yaml ;;
     vsm_settings) ls models/*/vsm_settings.yaml tests/data/polar/vsm*.yaml ;;
     sweep_grid) ls tests/fuzz/seeds_sweep_grid/*.yaml ;;
+    wind_box) ls tests/fuzz/seeds_wind_box/*.bts ;;
   esac 2>/dev/null
 }
 for h in $list; do
