@@ -109,6 +109,7 @@ void awe_cycles_report_print(FILE *f, const awe_cycles_report *c) {
   if (c->failed)
     fprintf(f, "awesim: warning: out of memory for the cycle list; cycles after the %dth are "
                "not reported\n", c->s.n);
+  if (c->s.n == 0 && c->s.phase < 0) return; /* the winch never reeled: nothing to say */
   if (c->s.n == 0) {
     fputs("awesim: cycles: no full pumping cycle (one runs from a start of reel-out to the "
           "next)\n", f);
