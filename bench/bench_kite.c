@@ -24,6 +24,7 @@
  *                 cycles; tests/v3_pumping.sh checks the first 90 s)
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
+ *   NAME-rosw     each case again with run.solver=ros34pw2 (the Rosenbrock-W stepper)
  * Columns: the steady-state march before t = 0 (wall), then the flight: simulated time, wall,
  * real-time factor (flight only), stepper statistics (steps, right-hand sides, Jacobians,
  * trbdf2's factorisations/solves), VSM refreshes and their wall share.
@@ -191,6 +192,13 @@ static void flight_cases(const char *only) {
   spawn_case(only, "refine-60s-msbdf", "scenarios/2plate_refine.yaml", p60m);
   spawn_case(only, "v3-60s-msbdf", "scenarios/v3_kite.yaml", p60m);
   spawn_case(only, "v3cold-60s-msbdf", "scenarios/v3_kite.yaml", coldm);
+  const char *p60r[] = {"run.duration=60", "run.solver=ros34pw2", NULL};
+  const char *fullr[] = {"run.solver=ros34pw2", NULL};
+  spawn_case(only, "2plate-60s-rosw", "scenarios/2plate_parked.yaml", p60r);
+  spawn_case(only, "parked-600s-rosw", "scenarios/2plate_parked.yaml", fullr);
+  spawn_case(only, "refine-60s-rosw", "scenarios/2plate_refine.yaml", p60r);
+  spawn_case(only, "v3-60s-rosw", "scenarios/v3_kite.yaml", p60r);
+  spawn_case(only, "v3fig8-120s-rosw", "scenarios/v3_figure_eight.yaml", fullr);
 
 }
 

@@ -5,7 +5,10 @@
  *   tether-wind   scenarios/reel_out.yaml with a 10 m/s wind (tether drag): the 5 kg load on
  *                 100 m of 4 mm Dyneema in 10 segments, 60 s, abs_tol = rel_tol = 1e-6, after
  *                 the scenario's steady state; the default stepper, then rkf45, msbdf and
- *                 trbdf2, the implicit ones with run.jacobian = analytic and fd
+ *                 trbdf2, the implicit ones with run.jacobian = analytic and fd, and ros34pw2
+ *   swing-out     the same line started from rest in its structure's pose (run.steady_state =
+ *                 false), swinging out into the 10 m/s wind: a transient, not a settled state;
+ *                 60 s, 1e-6, the default stepper and ros34pw2
  *   rhs           the same model: wall time of one right-hand side (the fastest of 41 batches
  *                 of 2000 calls at the state after 1 s of flight: the machine is shared)
  *   tether-N      the same load on a tether of N = 10, 100, 1000 segments (a generated
@@ -250,10 +253,14 @@ int main(int argc, char **argv) {
                       NULL};
   const char *wf[] = {"settings.environment.v_wind=10", "run.duration=60", "run.jacobian=fd",
                       NULL};
+  const char *so[] = {"settings.environment.v_wind=10", "run.duration=60", "run.steady_state=false",
+                      NULL};
   bcase tw[] = {
       {"tether-wind", sc, w, NULL, 0, 0, 0},    {"tether-wind", sc, w, "rkf45", 0, 0, 0},
       {"tether-wind", sc, wa, "msbdf", 0, 0, 0}, {"tether-wind", sc, wf, "msbdf", 0, 0, 0},
       {"tether-wind", sc, wa, "trbdf2", 0, 0, 0}, {"tether-wind", sc, wf, "trbdf2", 0, 0, 0},
+      {"tether-wind", sc, wa, "ros34pw2", 0, 0, 0},
+      {"swing-out", sc, so, NULL, 0, 0, 0},     {"swing-out", sc, so, "ros34pw2", 0, 0, 0},
       {"rhs", sc, w, "rkf45", 1, 0, 0},
   };
   for (size_t i = 0; i < sizeof(tw) / sizeof(tw[0]); i++) spawn(&tw[i]);

@@ -533,11 +533,11 @@ static void test_names(void) {
   ENSURE(awe_solver_implicit("trbdf2") == 1);
   ENSURE_CONTAINS(awe_solver_names(), "trbdf2");
   ENSURE(!strcmp(awe_solver_names(), "rkf45, rkck, rk8pd, msbdf, rk4imp, bsimp, rk2, rk4, "
-                                      "msadams, rk1imp, rk2imp, trbdf2"));
+                                      "msadams, rk1imp, rk2imp, trbdf2, ros34pw2"));
   /* the engine has a step type for every name of the one list, and nothing else */
   int n;
   const char *const *names = awe_solver_list(&n);
-  ENSURE(n == 12);
+  ENSURE(n == 13);
   for (int i = 0; i < n; i++) ENSURE(awe_solver_implicit(names[i]) >= 0);
   ENSURE(awe_solver_implicit("msbdf") == 1 && awe_solver_implicit("msadams") == 0);
   ENSURE(awe_solver_implicit("rk45") == -1 && awe_solver_index("rk45") == -1);

@@ -24,7 +24,7 @@ declare -A _awesim_fallback_options=(
   [step-response]="--input --amplitude --at --duration --band --outputs --compare-linear
     --spring-props --keep-torque --json -o --set -q --quiet -h --help"
 )
-_awesim_solvers="rkf45 rkck rk8pd msbdf rk4imp bsimp rk2 rk4 rk1imp rk2imp trbdf2"
+_awesim_solvers="rkf45 rkck rk8pd msbdf rk4imp bsimp rk2 rk4 rk1imp rk2imp trbdf2 ros34pw2"
 _awesim_set_keys="name= model= run.duration= run.dt= run.solver= run.abs_tol= run.rel_tol=
 run.vsm_interval= run.steady_state= run.jacobian= inputs= controllers= output.hdf5= settings.environment.v_wind=
 settings.environment.upwind_dir= settings.environment.rho_0= settings.environment.profile_law=

@@ -12,9 +12,9 @@
 #define AWE_SOLVERS(X)                                                                        \
   X(rkf45, 0, gsl) X(rkck, 0, gsl) X(rk8pd, 0, gsl) X(msbdf, 1, gsl) X(rk4imp, 1, gsl)        \
   X(bsimp, 1, gsl) X(rk2, 0, gsl) X(rk4, 0, gsl) X(msadams, 0, gsl) X(rk1imp, 1, gsl)         \
-  X(rk2imp, 1, gsl) X(trbdf2, 1, awe)
+  X(rk2imp, 1, gsl) X(trbdf2, 1, awe) X(ros34pw2, 1, awe)
 
-/* "rkf45, rkck, ..., trbdf2": for messages and help texts */
+/* "rkf45, rkck, ..., ros34pw2": for messages and help texts */
 const char *awe_solver_names(void);
 
 /* index of name in AWE_SOLVERS, or -1 */

@@ -14,6 +14,7 @@
 
 #include "solve/jac_color.h"
 #include "engine/jacobian.h"
+#include "solve/step_rosw.h"
 #include "solve/step_trbdf2.h"
 #include "engine/wing.h"
 
@@ -611,7 +612,8 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   it->d = gsl_odeiv2_driver_alloc_y_new(&it->sys, *st->type, h0, abs_tol, rel_tol);
   if (!it->d) goto oom;
   if (hmax > 0.0) gsl_odeiv2_driver_set_hmax(it->d, hmax);
-  if (*st->type == awe_step_trbdf2) {
+  int rosw = *st->type == awe_step_ros34pw2;
+  if (*st->type == awe_step_trbdf2 || rosw) {
     /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
     awe_jac_pattern pat = {.n = n, .col_adr = it->col_row_adr, .col_num = it->col_row_num,
                            .rows = it->col_rows, .njac = &ctx->w->stats.jac,
@@ -631,7 +633,8 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
       pat.frame = trbdf2_frame;
       pat.frame_ctx = it;
     }
-    if (awe_trbdf2_set_pattern(it->d->s, &pat) != GSL_SUCCESS) goto oom;
+    if ((rosw ? awe_rosw_set_pattern : awe_trbdf2_set_pattern)(it->d->s, &pat) != GSL_SUCCESS)
+      goto oom;
   }
   return it;
 oom:

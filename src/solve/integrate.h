@@ -6,6 +6,8 @@
  *             trbdf2 (step_trbdf2.h, awesim's own gsl_odeiv2_step_type): TR-BDF2 with its own
  *             coloured Jacobian on the pattern below and a sparse LU (sparse_lu.h); GSL's
  *             msbdf factorises the dense n x n matrix instead, which dominated the V3 kite.
+ *             ros34pw2 (step_rosw.h): a Rosenbrock-W method on the same pattern, Jacobian,
+ *             LU and co-rotation (docs/speed.md compares it with trbdf2).
  *             Flight real-time factors msbdf -> trbdf2 (bench_kite, scenario tolerances):
  *             V3 after its steady state 9 -> 59, 2plate_refine 48 -> 320, 2plate_parked
  *             60 s 52 -> 175; the scenarios' CLI runs: hanging tether 930 -> 2300, but
