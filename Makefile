@@ -112,10 +112,10 @@ deps:
 
 run: deps
 	$(MAKE) awesim
-	./awesim check scenarios/v3_figure_eight.yaml
-	./awesim simulate scenarios/v3_figure_eight.yaml
-	tools/awesim-plot out/v3_figure_eight.h5 -o out/v3_figure_eight.png
-	@echo "log: out/v3_figure_eight.h5, plot: out/v3_figure_eight.png (tour: README.md)"
+	./awesim check scenarios/v3_2019.yaml
+	./awesim simulate scenarios/v3_2019.yaml --set run.duration=160 -o out/v3_2019_run.h5
+	tools/awesim-plot out/v3_2019_run.h5 -o out/v3_2019_run.png
+	@echo "log: out/v3_2019_run.h5, plot: out/v3_2019_run.png (tour: README.md)"
 
 # The tests run twice: once on the optimised build, once under ASan+UBSan.
 test: deps
