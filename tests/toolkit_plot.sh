@@ -6,7 +6,9 @@
 # path in the wind window (azimuth against elevation in degrees, checked against the log), logs
 # with controllers one setpoint/measure panel per loop. --compare overlays a shipped measured
 # cycle on a log (the measured cycles themselves in awesim's layout: its cycle is found and
-# aligned) and exits 65/66 on a missing cycle, a log without a wing, a missing file. Skipped (with the reason) when no
+# aligned) and exits 65/66 on a missing cycle, a log without a wing, a missing file.
+# --power-curve on a sweep folder: the median cycle power per run, runs without a cycle marked,
+# the annual energy for a Weibull wind (numbers by hand below). Skipped (with the reason) when no
 # Python 3 has numpy, h5py and matplotlib.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -246,6 +248,35 @@ check "--compare, missing flight file: exit 66" [ $? -eq 66 ]
 rc=$?
 check "--compare on a log without a wing: exit $rc (65)" [ "$rc" -eq 65 ]
 check "--compare on a log without a wing: says so" grep -q "needs a log with a winch and a wing" "$T/err"
+
+# --power-curve on a pumping sweep folder (plan.tsv and run_NNN.json as awesim-sweep writes
+# them): at 6 m/s three cycles (median 2.0 kW mechanical, 1.2 kW electrical of the two that
+# have it), 4 m/s no cycle, 8 m/s failed, 10 m/s missing; Rayleigh with a 6 m/s mean: the 5..7
+# m/s bin has probability 0.2363, so 8766 h x 0.2363 x 2.0 kW = 4.14 MWh (electrical 2.49),
+# and the other runs count 0 W and are named
+mkdir -p "$T/pc"
+printf '# awesim sweep plan 1\npoint\tid\tsettings.environment.v_wind\n1\t001\t4\n2\t002\t6\n3\t003\t8\n4\t004\t10\n' \
+  >"$T/pc/plan.tsv"
+echo '{"status": "complete", "cycles": []}' >"$T/pc/run_001.json"
+echo '{"status": "complete", "cycles": [{"power_mean": 1000, "power_electrical_mean": 800},
+  {"power_mean": 2000, "power_electrical_mean": 1600},
+  {"power_mean": 3000, "power_electrical_mean": null}]}' >"$T/pc/run_002.json"
+echo '{"status": "failed", "cycles": []}' >"$T/pc/run_003.json"
+"$PLOT" "$T/pc" --power-curve --size 400x300 >"$T/pc.out" 2>"$T/err"
+rc=$?
+check "power curve: exit $rc" [ "$rc" -eq 0 ]
+check "power curve: PNG" png_ok "$T/pc/power_curve.png" 400 300
+check "power curve: 6 m/s row $(grep '^ *6 ' "$T/pc.out")" \
+  grep -Eq '^ +6 +ok +3 +2\.000 +1\.200 +0\.2363$' "$T/pc.out"
+check "power curve: annual energy $(tail -1 "$T/pc.out")" grep -q \
+  'annual energy, Weibull mean 6 m/s, k 2: mechanical 4.14 MWh, electrical 2.49 MWh; counted as 0 W: 4 (no cycle), 8 (failed), 10 (missing)' \
+  "$T/pc.out"
+"$PLOT" "$T/pc" --power-curve --mean-wind 8 --weibull-k 3 -o "$T/pc2.png" >"$T/pc2.out" 2>&1
+check "power curve: --mean-wind/--weibull-k $(tail -1 "$T/pc2.out")" \
+  grep -q 'Weibull mean 8 m/s, k 3: mechanical' "$T/pc2.out"
+"$PLOT" "$T/pc" --power-curve --mean-wind 0 -o "$T/pc3.png" >/dev/null 2>"$T/err"
+rc=$?
+check "power curve: --mean-wind 0 is exit $rc (2)" [ "$rc" -eq 2 ]
 
 # a python3 without the modules (here: one started with -S, which hides dist-packages):
 # the script re-runs itself with one that has them, or says what is missing (exit 69)
