@@ -113,7 +113,7 @@ deps:
 run: deps
 	$(MAKE) awesim
 	./awesim check scenarios/v3_2019.yaml
-	./awesim simulate scenarios/v3_2019.yaml --set run.duration=160 -o out/v3_2019_run.h5
+	./awesim simulate scenarios/v3_2019.yaml --set run.duration=175 -o out/v3_2019_run.h5
 	tools/awesim-plot out/v3_2019_run.h5 -o out/v3_2019_run.png
 	@echo "log: out/v3_2019_run.h5, plot: out/v3_2019_run.png (tour: README.md)"
 
