@@ -142,10 +142,11 @@ deps-tests:
 
 run: deps
 	@$(MAKE) --no-print-directory awesim
-	./awesim check scenarios/v3_figure_eight.yaml
-	./awesim simulate scenarios/v3_figure_eight.yaml
-	tools/awesim-plot out/v3_figure_eight.h5 -o out/v3_figure_eight.png
-	@echo "log: out/v3_figure_eight.h5, plot: out/v3_figure_eight.png (tour: README.md)"
+	./awesim check scenarios/v3_2019.yaml
+	./awesim simulate scenarios/v3_2019.yaml --set run.duration=175 -o out/v3_2019_run.h5
+	tools/awesim-plot out/v3_2019_run.h5 -o out/v3_2019_run.png
+	tools/awesim-replay out/v3_2019_run.h5 -o out/v3_2019_run.html
+	@echo "log: out/v3_2019_run.h5, plot: out/v3_2019_run.png, replay: out/v3_2019_run.html (tour: README.md)"
 
 # The tests run twice: once on the optimised build, once under ASan+UBSan.
 test: deps-tests

@@ -6,7 +6,8 @@
 # path in the wind window (azimuth against elevation in degrees, checked against the log), logs
 # with controllers one setpoint/measure panel per loop. --compare overlays a shipped measured
 # cycle on a log (the measured cycles themselves in awesim's layout: its cycle is found and
-# aligned) and exits 65/66 on a missing cycle, a log without a wing, a missing file. Skipped (with the reason) when no
+# aligned) and exits 65/66 on a missing cycle, a log without a wing, a missing file.
+# (A sweep's power curve and annual energy: tests/sweep_cycles.sh.) Skipped (with the reason) when no
 # Python 3 has numpy, h5py and matplotlib.
 set -u
 cd "$(dirname "$0")/.." || exit 2

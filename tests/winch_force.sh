@@ -11,6 +11,7 @@
 #                  electrical power is logged (the drum is motored: friction exceeds 120 N)
 #   kv             the square-root reel-out law: the speed settles on kv sqrt(F) within 1 %, and
 #                  the force set-point acts as its upper limit (within 1 % of 120 N)
+#                  (and the settings audit does not call winch.winch_model unused)
 #   bad model      an unknown winch.winch_model is exit 65 naming the allowed ones
 #   ramp_time      the reel-in speed set-point ramps linearly from the measured speed (1e-6)
 AWESIM=${AWESIM:-./awesim}
@@ -57,6 +58,9 @@ EOF2
 echo "AsyncMachine: max |F - 120|/120 = $dev over 12..20 s, mean $mean N, P_el $pel W"
 awk -v d="$dev" -v p="$pel" 'BEGIN { exit !(d <= 0.01 && p < -300) }' && ok ||
   bad "AsyncMachine: deviation $dev, P_el $pel W"
+# the settings audit knows the AsyncMachine is used (it once warned "is not used")
+if grep -q "winch_model.*not used" "$tmp/err"; then bad "AsyncMachine: audit says not used"
+else ok; fi
 
 "$AWESIM" simulate scenarios/tests/ctl_pump_2plate.yaml --no-hdf5 --set run.duration=0.1 \
   --set settings.winch.winch_model=Async >/dev/null 2>"$tmp/err"

@@ -16,8 +16,9 @@
  *     quasi-static points (relaxation) or always (max_iter).
  *   kite.quasi_static true: the point types come from the structure's type column.
  *   system.sim_time (where the scenario gives no run.duration), system.segments (a tether's
- *     segment count is the structure's), winch.winch_model other than TorqueControlledMachine
- *     (awesim's winches are torque-driven unless the structure makes them speed-controlled).
+ *     segment count is the structure's), winch.winch_model on a structure whose winches are
+ *     all speed-controlled (they have no machine; TorqueControlledMachine and AsyncMachine
+ *     are both used otherwise, model_build_lines.c).
  * Labels and legacy values stay quiet (kite.physical_model, kite.mass and area: the structure
  * gives the masses; winch.v_ro_max/v_ro_min: no speed limit is modelled).
  */
@@ -125,13 +126,11 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
   if (is >= 0 && st->given[is])
     awe_warn(b->warn, loc_of(st, is), "system.segments = %d is not used: a tether's segments "
              "are listed in the structure or generated from its n_segments", st->segments);
-  int iw = awe_settings_find("winch_model"), speed = 0;
-  for (int i = 0; i < m->nwinch; i++) speed |= m->winch_speed_controlled[i];
-  if (iw >= 0 && st->given[iw] && m->nwinch > 0 && !speed &&
-      strcmp(st->winch_model, "TorqueControlledMachine") != 0)
-    awe_warn(b->warn, loc_of(st, iw), "winch.winch_model '%s' is not used: awesim's winches "
-             "are torque-driven (TorqueControlledMachine) unless the structure's winch is "
-             "speed_controlled", st->winch_model);
+  int iw = awe_settings_find("winch_model"), torque = 0;
+  for (int i = 0; i < m->nwinch; i++) torque |= !m->winch_speed_controlled[i];
+  if (iw >= 0 && st->given[iw] && m->nwinch > 0 && !torque)
+    awe_warn(b->warn, loc_of(st, iw), "winch.winch_model '%s' is not used: the structure's "
+             "winches are speed_controlled (no machine)", st->winch_model);
   int iq = awe_settings_find("quasi_static");
   if (iq >= 0 && st->given[iq] && st->quasi_static)
     awe_warn(b->warn, loc_of(st, iq), "kite.quasi_static = true is not used: the point types "
