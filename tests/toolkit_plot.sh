@@ -42,7 +42,8 @@ case $AWESIM in *asan*)
     if { [ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ "${a%% *}" = polar ]; }; } && ! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"
     then ok; else bad "awesim $a: exit $rc: $(head -5 "$T/err")"; fi
   done
-  echo "toolkit_plot (awesim runs only under ASan): $pass passed, $fail failed"
+  echo "toolkit_plot: the awesim runs only under ASan"
+  echo "toolkit_plot: $pass passed, $fail failed"
   [ "$fail" -eq 0 ]; exit ;;
 esac
 
