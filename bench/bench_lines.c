@@ -6,9 +6,10 @@
  * aerostat.yaml (a balloon on a damped tether in wind, 20 s) and pendulum.yaml (an undamped
  * stiff rod, 20 s), each at its own tolerances with run.solver set. Wall time of the flight
  * after awe_sim_start (the steady state is the same for every stepper): the fastest of 5 runs
- * (of up to 50 while they add up to less than 0.5 s), the machine being shared; the counts (steps, right-hand sides, Jacobians, factorisations /
- * solves of the iteration matrix) are exact. docs/speed.md has the results and the accuracy
- * against tight references. Run from the repository root: build/bench/bench_lines [NAME].
+ * (of up to 50 while they add up to less than 0.5 s), the machine being shared; the counts
+ * (steps, right-hand sides, Jacobians, factorisations / solves of the iteration matrix) are
+ * exact. docs/speed.md has the results and the accuracy against tight references. Run from
+ * the repository root: build/bench/bench_lines [NAME].
  */
 #include <stdio.h>
 #include <string.h>

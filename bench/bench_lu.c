@@ -264,8 +264,10 @@ static int run(const char *label, const char *scen, const double *times, int nti
     /* KLU's best case: this state's zeros (dropped entries) left out of its pattern */
     double tzr = NAN, tzs = NAN;
     long nnz_z = -1;
-    csc Z = {.n = n, .Ap = malloc(sizeof(int) * ((size_t)n + 1)),
-             .Ai = malloc(sizeof(int) * (size_t)M.nnz), .Ax = malloc(sizeof(double) * (size_t)M.nnz)};
+    csc Z = {.n = n,
+             .Ap = malloc(sizeof(int) * ((size_t)n + 1)),
+             .Ai = malloc(sizeof(int) * (size_t)M.nnz),
+             .Ax = malloc(sizeof(double) * (size_t)M.nnz)};
     if (Z.Ap && Z.Ai && Z.Ax) {
       int k = 0;
       for (int j = 0; j < n; j++) {
