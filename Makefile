@@ -83,6 +83,12 @@ SRCS     := $(foreach d,$(SRC_DIRS),$(wildcard $(d)*.c))
 LIB_SRCS := $(filter-out src/cli/main.c,$(SRCS))
 TEST_SRCS := $(wildcard tests/test_*.c)
 BENCH_SRCS := $(wildcard bench/bench_*.c)
+# bench_lu compares the sparse LU with SuiteSparse's KLU: built only where KLU's header is
+# installed (Debian libsuitesparse-dev); the program itself does not use KLU (docs/speed.md)
+HAVE_KLU := $(shell test -f /usr/include/suitesparse/klu.h && echo 1)
+ifneq ($(HAVE_KLU),1)
+BENCH_SRCS := $(filter-out bench/bench_lu.c,$(BENCH_SRCS))
+endif
 
 OBJS      := $(SRCS:src/%.c=build/obj/%.o)
 LIB_OBJS  := $(LIB_SRCS:src/%.c=build/obj/%.o)
@@ -132,6 +138,11 @@ build/bench/%: bench/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(say) CCLD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) $(DEP_LIBS)
+
+build/bench/bench_lu: bench/bench_lu.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itests -o $@ $< $(LIB_OBJS) -lklu $(DEP_LIBS)
 
 deps:
 	@tools/install-deps
