@@ -14,6 +14,12 @@
 #     `linearize --at 1.5 --allow-nonequilibrium` bit for bit (both march simulate's log grid);
 #   - the point at t = 0 sits exactly at the line's rest length, on the kink between its
 #     stiffness in tension and 10 % in compression: it is left out of the closed form;
+#   - the 2plate parked (its heading-hold pid, VSM refreshed every log step): the point at
+#     t = 1 equals `--at 1` bit for bit too;
+#   - the V3 figure eight (272 states, its steering controller): at t = 1 the residual
+#     ||dx/dt|| is that of a manoeuvring kite (< 1000; 91 m/s^2 on points.le_2.vel.y) because
+#     the controllers' outputs are part of u0 (without them the steering tape had its
+#     unsteered length: 5.7e5 on points.steering_pos_y.vel.z);
 #   - SIGTERM / run.max_wall_time end it with the points done so far written, status
 #     "incomplete: ..."; bad options exit 2.
 AWESIM=${AWESIM:-./awesim}
@@ -89,6 +95,24 @@ PY
 else
   echo "skip: no Python with numpy and h5py: the closed-form checks"
 fi
+
+# a kite with a controller and VSM refreshes: the same point as --at; the V3 figure eight
+"$AWESIM" linearize -q scenarios/2plate_parked.yaml --times 0.5,1 -o "$tmp/pk.h5" >/dev/null 2>&1
+"$AWESIM" linearize -q scenarios/2plate_parked.yaml --at 1 --allow-nonequilibrium --no-modes \
+  -o "$tmp/pk1.h5" >/dev/null 2>&1
+if [ -n "${py:-}" ]; then
+  out=$("$py" -c '
+import sys, h5py, numpy as np
+f, g = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+d = [np.abs(f[a][1] - g[b][()]).max() for a, b in (("A", "A"), ("B", "B"), ("C", "C"),
+     ("D", "D"), ("x0", "x_op"), ("u0", "u_op"), ("f0", "dx_op"))]
+print("maxdiff", max(d), f["time"][1], f["A"].shape)' "$tmp/pk.h5" "$tmp/pk1.h5" 2>&1)
+  case "$out" in "maxdiff 0.0 1.0 (2, "*) ok ;; *) bad "2plate --times 0.5,1 against --at 1" "$out" ;; esac
+fi
+out=$("$AWESIM" linearize -q scenarios/v3_figure_eight.yaml --times 1 -o "$tmp/v3.h5" 2>&1)
+r=$(echo "$out" | awk '$1 == "1" { print $2 }')
+if awk -v r="$r" 'BEGIN { exit !(r != "" && r + 0 < 1000) }'; then ok; else
+  bad "V3 figure eight at t = 1: residual $r (the controllers' outputs not in u0?)" "$out"; fi
 
 # --times: the listed times; SIGTERM keeps the points done
 out=$("$AWESIM" linearize -q $P --times 0.5,1.25 -o "$tmp/t2.h5" 2>&1)

@@ -604,7 +604,7 @@ awe_status awe_op_advance(awe_sim *s, double t_at, awe_err *err) {
 }
 
 
-awe_status awe_op_here(awe_sim *s, awe_op *op, awe_err *err) {
+awe_status awe_op_here(awe_sim *s, awe_op *op, int fold, awe_err *err) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
   op->t = s->t;
@@ -617,6 +617,9 @@ awe_status awe_op_here(awe_sim *s, awe_op *op, awe_err *err) {
   memcpy(op->x, s->y, sizeof(double) * (size_t)w->nx);
   memcpy(op->u, s->u, sizeof(double) * (size_t)w->nu);
   awe_signals_apply(m->signals, m->nsignal, op->t, op->u);
+  if (fold) /* the controllers' outputs from s->t on, as the simulation adds them */
+    for (int j = 0; j < s->ctx.nadd; j++)
+      op->u[s->ctx.add_idx[j]] += awe_ctx_add(&s->ctx, j, op->t);
   return AWE_OK;
 }
 
@@ -671,9 +674,10 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
       if (st) return st;
     }
   }
-  st = awe_op_here(s, op, err);
+  /* a trim's and a simulated point's controller outputs are part of u (the linear model
+   * evaluates the plant without its controllers); a steady state's stay out as before */
+  st = awe_op_here(s, op, (op->trim && !(flags & AWE_OP_GIVEN)) || !isnan(t_at), err);
   if (st) return st;
-  if (op->trim && !(flags & AWE_OP_GIVEN)) awe_trim_fold_controllers(&s->ctx, op->u);
 
   if (op->steady && (flags & AWE_OP_HOLD_TORQUE) && m->nwinch > 0) {
     awe_ctx c = awe_ctx_make(m, w, op->u);

@@ -167,7 +167,9 @@ typedef struct {
 
 /* Operating point of s's model: t_at NAN = after the steady-state march (whatever
  * run.steady_state says), continued to the free trim with AWE_OP_TRIM, otherwise the state at t_at >= 0 of the scenario's simulation
- * (which settles first when run.steady_state is set). s is left at the operating point. */
+ * (which settles first when run.steady_state is set), reached along simulate's log grid
+ * (awe_op_advance). The controllers' outputs are folded into op->u for a trim or a time
+ * (awe_op_here). s is left at the operating point. */
 awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_err *err);
 void awe_op_free(awe_op *op);
 
@@ -178,7 +180,9 @@ void awe_op_free(awe_op *op);
 awe_status awe_op_advance(awe_sim *s, double t_at, awe_err *err);
 
 /* The operating point where s is now (not an equilibrium in general): op->t = s->t, op->x =
- * s->y, op->u = s->u with the signals at s->t. */
-awe_status awe_op_here(awe_sim *s, awe_op *op, awe_err *err);
+ * s->y, op->u = s->u with the signals at s->t and, with fold, the controllers' outputs
+ * added (as the simulation adds them from s->t on: the linear model is the plant's, with the
+ * controllers' outputs frozen; the caller sets s->ctx.nadd = 0 if s goes on from op->u). */
+awe_status awe_op_here(awe_sim *s, awe_op *op, int fold, awe_err *err);
 
 #endif

@@ -286,7 +286,7 @@ static int linearize_along(const options *o, const awe_spec *spec, const awe_mod
       break;
     }
     awe_op op = {0};
-    st = awe_op_here(sim, &op, &err);
+    st = awe_op_here(sim, &op, 1, &err);
     if (st) break;
     awe_sim_aero_refresh(sim);
     double w2 = now_s();
