@@ -250,29 +250,31 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
   return AWE_OK;
 }
 
-/* [K, d0, d1] (rank 3) or [K, d0] (rank 2) from K per-point arrays at byte offset off of L[k] */
+/* [K, d0, d1] (rank 3) or [K, d0] (rank 2) from K per-point arrays at byte offset off of L[k],
+ * one hyperslab per point (no copy of the whole stack) */
 static int put_stack(hid_t loc, const char *name, const awe_linsys *L, int K, size_t off,
                      hsize_t d0, hsize_t d1, int rank) {
-  size_t per = (size_t)d0 * (size_t)(rank == 3 ? d1 : 1);
-  double *buf = malloc(sizeof(double) * ((size_t)K * per + 1));
-  if (!buf) return -1;
-  for (int k = 0; k < K; k++) {
-    const double *src = *(double *const *)((const char *)&L[k] + off);
-    if (per) memcpy(buf + (size_t)k * per, src, sizeof(double) * per);
-  }
+  hsize_t per = d0 * (rank == 3 ? d1 : 1);
   hsize_t dims[3] = {(hsize_t)K, d0, d1};
   hid_t s = H5Screate_simple(rank, dims, NULL);
+  if (s < 0) return -1;
   int rc = -1;
-  if (s >= 0) {
-    hid_t d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (d >= 0) {
-      rc = ((size_t)K * per == 0 ||
-            H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0) ? 0 : -1;
-      if (H5Dclose(d) < 0) rc = -1;
+  hid_t d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (d >= 0) {
+    rc = 0;
+    hid_t ms = per ? H5Screate_simple(1, &per, NULL) : -1;
+    if (per && ms < 0) rc = -1;
+    for (int k = 0; per && !rc && k < K; k++) {
+      const double *src = *(double *const *)((const char *)&L[k] + off);
+      hsize_t start[3] = {(hsize_t)k, 0, 0}, count[3] = {1, d0, d1};
+      if (H5Sselect_hyperslab(s, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+          H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, s, H5P_DEFAULT, src) < 0)
+        rc = -1;
     }
-    H5Sclose(s);
+    if (ms >= 0) H5Sclose(ms);
+    if (H5Dclose(d) < 0) rc = -1;
   }
-  free(buf);
+  H5Sclose(s);
   return rc;
 }
 
