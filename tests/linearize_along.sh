@@ -20,6 +20,11 @@
 #     ||dx/dt|| is that of a manoeuvring kite (< 1000; 91 m/s^2 on points.le_2.vel.y) because
 #     the controllers' outputs are part of u0 (without them the steering tape had its
 #     unsteered length: 5.7e5 on points.steering_pos_y.vel.z);
+#   - --along LOG.h5 (a log of simulate): the pendulum's points at the log's times thinned by
+#     --every 0.5 reproduce the log's outputs exactly (/log_diff 0 at all 5 points; the 2plate
+#     differs by 1e-7: simulate keeps a VSM Jacobian for 1e-3 rad, the linearization takes a
+#     fresh one at each point); a log of another scenario (other --set) exits 65, a missing
+#     one 66, --along with --times 2;
 #   - SIGTERM / run.max_wall_time end it with the points done so far written, status
 #     "incomplete: ..."; bad options exit 2.
 AWESIM=${AWESIM:-./awesim}
@@ -113,6 +118,30 @@ out=$("$AWESIM" linearize -q scenarios/v3_figure_eight.yaml --times 1 -o "$tmp/v
 r=$(echo "$out" | awk '$1 == "1" { print $2 }')
 if awk -v r="$r" 'BEGIN { exit !(r != "" && r + 0 < 1000) }'; then ok; else
   bad "V3 figure eight at t = 1: residual $r (the controllers' outputs not in u0?)" "$out"; fi
+
+# --along a log of simulate
+"$AWESIM" simulate -q $P --set run.duration=2 -o "$tmp/log.h5" >/dev/null 2>&1
+out=$("$AWESIM" linearize -q $P --set run.duration=2 --along "$tmp/log.h5" --every 0.5 \
+  -o "$tmp/al.h5" 2>&1)
+rc=$?
+n0=$(echo "$out" | awk '$1 ~ /^[0-9.]+$/ && $4 == "0" { n++ } END { print n + 0 }')
+case "$rc:$n0:$out" in
+  0:5:*"(3 of 3 outputs are in the log)"*) ok ;;
+  *) bad "--along the pendulum's log: rc $rc, $n0 of 5 points with vs_log 0" "$out" ;;
+esac
+if [ -n "${py:-}" ]; then
+  st=$("$py" -c 'import sys,h5py; f=h5py.File(sys.argv[1]); print(list(f["log_diff"][()]), list(f["time"][()]))' "$tmp/al.h5" 2>&1)
+  [ "$st" = "[0.0, 0.0, 0.0, 0.0, 0.0] [0.0, 0.5, 1.0, 1.5, 2.0]" ] && ok || bad "--along file: $st"
+fi
+out=$("$AWESIM" linearize -q $P --along "$tmp/log.h5" -o "$tmp/al2.h5" 2>&1)
+rc=$?
+case "$rc:$out" in 65:*"not the scenario as run here"*) ok ;; *) bad "--along another scenario: rc $rc" "$out" ;; esac
+out=$("$AWESIM" linearize -q $P --along "$tmp/none.h5" -o "$tmp/al2.h5" 2>&1)
+rc=$?
+[ $rc -eq 66 ] && ok || bad "--along a missing log: rc $rc (expected 66)" "$out"
+out=$("$AWESIM" linearize -q $P --along "$tmp/log.h5" --times 1 -o "$tmp/al2.h5" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && ok || bad "--along with --times: rc $rc (expected 2)" "$out"
 
 # --times: the listed times; SIGTERM keeps the points done
 out=$("$AWESIM" linearize -q $P --times 0.5,1.25 -o "$tmp/t2.h5" 2>&1)

@@ -26,6 +26,7 @@
 #include "analysis/linearize.h"
 #include "analysis/modal.h"
 #include "engine/aero_coupling.h"
+#include "output/log_read.h"
 
 static const char linearize_usage[] =
     "usage: awesim linearize [OPTIONS] SCENARIO\n"
@@ -68,7 +69,12 @@ static const char linearize_usage[] =
     "                          f0 = dx/dt there to -o (required; no modes, no equilibrium\n"
     "                          check: the points are not equilibria)\n"
     "  --times T1,T2,...       along the trajectory at these times [s] (increasing)\n"
-    "  --until T               end of --every [s]\n"
+    "  --until T               end of --every or --along [s]\n"
+    "  --along LOG.h5          along the trajectory of a log of `awesim simulate` of this\n"
+    "                          scenario (its /scenario must be the scenario as run): at its\n"
+    "                          times (thinned by --every), simulated again (the log holds the\n"
+    "                          outputs, not the state), each point's outputs compared with\n"
+    "                          the log's (/log_diff)\n"
     "  --set KEY.PATH=VALUE    override a scenario key (repeatable)\n"
     "  -q, --quiet             no notes or warnings on stderr (errors only)\n"
     "  -h, --help              show this help\n"
@@ -80,7 +86,7 @@ static const char linearize_usage[] =
     "input, 66 missing input, 74 output error, 130/143 interrupted by SIGINT/SIGTERM.\n";
 
 typedef struct {
-  const char *scenario, *out, *lin, *csv, *inputs, *outputs, *op, *from, *times;
+  const char *scenario, *out, *lin, *csv, *inputs, *outputs, *op, *from, *times, *along;
   int want_csv, quiet, allow, keep_torque, nset, no_modes;
   double at, tol, zero_tol, every, until;
   const char **sets;
@@ -113,6 +119,7 @@ static int parse_args(int argc, char **argv, options *o) {
       {"--from", NULL, AWE_CLI_STR, &o->from, NULL},
       {"--every", NULL, AWE_CLI_NUM, &o->every, NULL},
       {"--times", NULL, AWE_CLI_STR, &o->times, NULL},
+      {"--along", NULL, AWE_CLI_STR, &o->along, NULL},
       {"--until", NULL, AWE_CLI_NUM, &o->until, NULL},
   };
   int rc = awe_cli_parse("linearize", argc, argv, opts, (int)AWE_ARRLEN(opts), "scenario",
@@ -126,7 +133,12 @@ static int parse_args(int argc, char **argv, options *o) {
     fprintf(stderr, "awesim linearize: --op '%s': expected 'trim' or 'steady'\n", o->op);
     return 2;
   }
-  int along = !isnan(o->every) || o->times;
+  int along = !isnan(o->every) || o->times || o->along;
+  if (o->along && o->times) {
+    fprintf(stderr, "awesim linearize: --along takes the log's times (--every thins them): not "
+                    "with --times\n");
+    return 2;
+  }
   if (!isnan(o->every) && !(o->every > 0.0 && isfinite(o->every))) {
     fprintf(stderr, "awesim linearize: --every %g: expected a time step > 0 [s]\n", o->every);
     return 2;
@@ -139,17 +151,17 @@ static int parse_args(int argc, char **argv, options *o) {
     fprintf(stderr, "awesim linearize: --every and --times: give one of them\n");
     return 2;
   }
-  if (!isnan(o->until) && isnan(o->every)) {
-    fprintf(stderr, "awesim linearize: --until goes with --every\n");
+  if (!isnan(o->until) && isnan(o->every) && !o->along) {
+    fprintf(stderr, "awesim linearize: --until goes with --every or --along\n");
     return 2;
   }
   if (along && (!isnan(o->at) || o->op || o->from || o->lin || o->want_csv)) {
-    fprintf(stderr, "awesim linearize: --every/--times linearize along the trajectory: not with "
-                    "--at, --op, --from, --lin or --csv\n");
+    fprintf(stderr, "awesim linearize: --every/--times/--along linearize along the trajectory: "
+                    "not with --at, --op, --from, --lin or --csv\n");
     return 2;
   }
   if (along && !o->out) {
-    fprintf(stderr, "awesim linearize: --every/--times need -o FILE.h5\n");
+    fprintf(stderr, "awesim linearize: --every/--times/--along need -o FILE.h5\n");
     return 2;
   }
   if (o->zero_tol < 0.0 || o->zero_tol >= 1.0) {
@@ -198,9 +210,33 @@ static double now_s(void) {
 
 
 /* the times of --every/--times into *t [*K] (malloc'd); 2 (message printed) if invalid */
-static int along_times(const options *o, const awe_model *m, double **t, int *K) {
+static int along_times(const options *o, const awe_model *m, const awe_log_data *lg,
+                       double **t, int **row, int *K) {
   *t = NULL;
+  *row = NULL;
   *K = 0;
+  if (lg) { /* the log's rows up to --until, at least --every apart (k every, within 1e-9) */
+    *t = malloc(sizeof(double) * ((size_t)lg->T + 1));
+    *row = malloc(sizeof(int) * ((size_t)lg->T + 1));
+    if (!*t || !*row) return 70;
+    int n = 0;
+    double next = 0.0;
+    for (long r = 0; r < lg->T && r < 2147483647L; r++) {
+      double v = lg->t[r], eps = 1e-9 * (v > 1.0 ? v : 1.0);
+      if (!(v >= 0.0 && isfinite(v)) || (n > 0 && !(v > (*t)[n - 1]))) continue;
+      if (!isnan(o->until) && v > o->until + eps) break;
+      if (v < next - eps) continue;
+      (*t)[n] = v;
+      (*row)[n++] = (int)r;
+      if (!isnan(o->every)) next = o->every * floor((v + eps) / o->every + 1.0);
+    }
+    *K = n;
+    if (n == 0) {
+      fprintf(stderr, "awesim linearize: --along %s: no log time to linearize at\n", o->along);
+      return 65;
+    }
+    return 0;
+  }
   if (o->times) {
     int n = 1;
     for (const char *c = o->times; *c; c++) n += *c == ',';
@@ -251,16 +287,53 @@ static int linearize_along(const options *o, const awe_spec *spec, const awe_mod
                            awe_sim *sim, const volatile sig_atomic_t *stop,
                            const awe_lin_chan *uc, int nu, const awe_lin_chan *yc, int ny,
                            const char *cmdline) {
-  double *tt = NULL, *tk = NULL;
-  int K = 0, done = 0, rc = along_times(o, m, &tt, &K);
-  if (rc) return rc;
+  double *tt = NULL, *tk = NULL, *ldiff = NULL, *yscale = NULL;
+  int *row = NULL;
   awe_err err = {0};
+  awe_log_data lgd = {0}, *lg = NULL;
+  if (o->along) {
+    if (awe_log_read(o->along, &m->reg.output, yc, ny, &lgd, &err))
+      return awe_cli_fail(&err);
+    lg = &lgd;
+    if (!lg->scenario || strcmp(lg->scenario, spec->scenario_text)) {
+      fprintf(stderr, "awesim: error: %s: %s: simulate it from this scenario (with the same "
+                      "--set overrides), or use --every/--times\n", o->along,
+                      lg->scenario ? "its /scenario is not the scenario as run here"
+                                   : "no /scenario: not a log of awesim simulate");
+      awe_log_data_free(lg);
+      return 65;
+    }
+    /* each channel's scale for the comparison: its largest magnitude in the log, at least 1
+     * in its SI unit (a heading that stays within 1e-8 rad of 0 is not a scale); 0: the
+     * channel is not in the log */
+    yscale = calloc((size_t)ny + 1, sizeof(double));
+    if (yscale)
+      for (long r = 0; r < lg->T; r++)
+        for (int j = 0; j < ny; j++) {
+          double a = fabs(lg->Y[(size_t)r * (size_t)ny + (size_t)j]);
+          if (!isnan(a) && (a > yscale[j] || yscale[j] == 0.0)) yscale[j] = a > 1.0 ? a : 1.0;
+        }
+  }
+  int K = 0, done = 0, rc = along_times(o, m, lg, &tt, &row, &K);
+  if (rc || (lg && !yscale)) {
+    awe_log_data_free(&lgd);
+    free(tt);
+    free(row);
+    free(yscale);
+    if (!rc) fprintf(stderr, "awesim: error: out of memory\n");
+    return rc ? rc : 70;
+  }
   awe_linsys *Ls = calloc((size_t)K, sizeof(*Ls));
   tk = malloc(sizeof(double) * (size_t)K);
-  if (!Ls || !tk) {
+  ldiff = malloc(sizeof(double) * (size_t)K);
+  if (!Ls || !tk || !ldiff) {
     free(tt);
     free(Ls);
     free(tk);
+    free(ldiff);
+    free(row);
+    free(yscale);
+    awe_log_data_free(&lgd);
     fprintf(stderr, "awesim: error: out of memory\n");
     return 70;
   }
@@ -297,13 +370,21 @@ static int linearize_along(const options *o, const awe_spec *spec, const awe_mod
     t_sim += w2 - w1;
     t_lin += now_s() - w2;
     if (st) break;
+    ldiff[k] = NAN; /* max |y0 - y_log| / the channel's largest |y_log| (NaN: none in the log) */
+    for (int j = 0; lg && j < ny; j++) {
+      double yl = lg->Y[(size_t)row[k] * (size_t)ny + (size_t)j];
+      if (isnan(yl) || !(yscale[j] > 0.0)) continue;
+      double d = fabs(Ls[k].y_op[j] - yl) / yscale[j];
+      if (isnan(ldiff[k]) || !(d <= ldiff[k])) ldiff[k] = d;
+    }
     done = k + 1;
     if (awe_guard_poll(&sim->guard, sim->t, 1)) st = awe_guard_error(&sim->guard, &err);
   }
   if (st) snprintf(status, sizeof(status), "incomplete: %s", err.msg);
   int wrc = 0;
   if (done > 0) {
-    awe_lin_info info = {.command_line = cmdline, .scenario = spec->scenario_text};
+    awe_lin_info info = {.command_line = cmdline, .scenario = spec->scenario_text,
+                         .log_path = o->along, .log_diff = lg ? ldiff : NULL};
     awe_err werr = {0};
     if (awe_lin_write_along_h5(o->out, Ls, tk, done, &info, status, &werr))
       wrc = awe_cli_fail(&werr);
@@ -314,10 +395,20 @@ static int linearize_along(const options *o, const awe_spec *spec, const awe_mod
     printf("# wall time: %.3g s simulating, %.3g s linearizing (%.3g s per point, %ld "
            "evaluations each), %.3g s in all\n", t_sim, t_lin, t_lin / done, Ls[0].nevals,
            now_s() - w0);
-    printf("%12s  %-14s %s\n", "t [s]", "||dx/dt||", "largest |dx/dt|");
-    for (int k = 0; k < done; k++)
-      printf("%12.6g  %-14.6g %s\n", tk[k], Ls[k].residual,
+    if (lg) {
+      int nc = 0;
+      for (int j = 0; j < ny; j++) nc += yscale[j] > 0.0;
+      printf("# vs_log: max over the outputs of |y0 - y_log| / max(the output's largest "
+             "|y_log|, 1) in %s (%d of %d outputs are in the log)\n", o->along, nc, ny);
+    }
+    printf("%12s  %-14s %-24s%s\n", "t [s]", "||dx/dt||", "largest |dx/dt|",
+           lg ? " vs_log" : "");
+    for (int k = 0; k < done; k++) {
+      printf("%12.6g  %-14.6g %-24s", tk[k], Ls[k].residual,
              Ls[k].residual_worst >= 0 ? Ls[k].x_name[Ls[k].residual_worst] : "-");
+      if (lg) printf(" %.3g", ldiff[k]);
+      putchar('\n');
+    }
   }
   if (st) {
     if (!o->quiet || done == 0)
@@ -331,6 +422,10 @@ static int linearize_along(const options *o, const awe_spec *spec, const awe_mod
   free(Ls);
   free(tt);
   free(tk);
+  free(ldiff);
+  free(row);
+  free(yscale);
+  awe_log_data_free(&lgd);
   return rc;
 }
 
@@ -380,7 +475,7 @@ int awe_cmd_linearize(int argc, char **argv) {
   const volatile sig_atomic_t *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
-  if (!isnan(o.every) || o.times) {
+  if (!isnan(o.every) || o.times || o.along) {
     rc = linearize_along(&o, spec, m, sim, stop, uc, nu, yc, ny, cmdline);
     goto out;
   }

@@ -285,7 +285,8 @@ awe_status awe_lin_write_along_h5(const char *path, const awe_linsys *L, const d
   awe_out_file of;
   if (awe_out_file_claim(&of, path, err)) return AWE_EIO;
   const awe_linsys *L0 = &L[0];
-  long long per = (long long)(L0->nx + L0->ny) * (L0->nx + L0->nu) + 8LL * (L0->nx + L0->nu + L0->ny);
+  long long per = (long long)(L0->nx + L0->ny) * (L0->nx + L0->nu) +
+                  8LL * (L0->nx + L0->nu + L0->ny);
   long long need = 8 * per * K + 200LL * (L0->nx + L0->nu + L0->ny) +
                    (info && info->scenario ? (long long)strlen(info->scenario) : 0) + 65536;
   if (awe_out_file_reserve(&of, need) != 0) {
@@ -325,6 +326,10 @@ awe_status awe_lin_write_along_h5(const char *path, const awe_linsys *L, const d
     for (int k = 0; k < K; k++) res[k] = L[k].residual;
     rc |= put_doubles(f, "residual", 1, (hsize_t)K, 0, res);
     free(res);
+  }
+  if (info && info->log_diff) {
+    rc |= put_doubles(f, "log_diff", 1, (hsize_t)K, 0, info->log_diff);
+    rc |= awe_h5_put_str_attr(f, "log", info->log_path ? info->log_path : "");
   }
   rc |= put_stack(f, "A", L, K, offsetof(awe_linsys, A), nx, nx, 3);
   rc |= put_stack(f, "B", L, K, offsetof(awe_linsys, B), nx, nu, 3);
