@@ -26,7 +26,8 @@
 #     fresh one at each point); a log of another scenario (other --set) exits 65, a missing
 #     one 66, --along with --times 2;
 #   - SIGTERM / run.max_wall_time end it with the points done so far written, status
-#     "incomplete: ..."; bad options exit 2.
+#     "incomplete: ..."; bad options exit 2, and so does a run whose models would take more
+#     than 8 GiB (the V3 every millisecond: 67.9 GiB).
 AWESIM=${AWESIM:-./awesim}
 pass=0
 fail=0
@@ -177,6 +178,11 @@ for args in "--every 0" "--every -1" "--every 0.5 --times 1" "--until 3" "--ever
   rc=$?
   [ $rc -eq 2 ] && [ -n "$out" ] && ok || bad "linearize $args: rc $rc (expected 2)" "$out"
 done
+
+# the V3 every millisecond for 120 s: 68 GiB of models, refused before the work
+out=$("$AWESIM" linearize -q scenarios/v3_figure_eight.yaml --every 0.001 -o "$tmp/big.h5" 2>&1)
+rc=$?
+case "$rc:$out" in 2:*"120001 points of 272 states need 67.9 GiB"*) ok ;; *) bad "V3 --every 0.001: rc $rc" "$out" ;; esac
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

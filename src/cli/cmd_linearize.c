@@ -323,6 +323,19 @@ static int linearize_along(const options *o, const awe_spec *spec, const awe_mod
     if (!rc) fprintf(stderr, "awesim: error: out of memory\n");
     return rc ? rc : 70;
   }
+  { /* every model stays in memory until the file is written at the end */
+    double nx = awe_lin_nchan(&m->reg.state), gib = 8.0 * K * (nx + ny) * (nx + nu) / 1073741824.0;
+    if (gib > 8.0) {
+      fprintf(stderr, "awesim linearize: %d points of %.0f states need %.1f GiB (kept in memory "
+                      "until the end), more than 8: fewer points (--every, --until)\n", K, nx,
+              gib);
+      free(tt);
+      free(row);
+      free(yscale);
+      awe_log_data_free(&lgd);
+      return 2;
+    }
+  }
   awe_linsys *Ls = calloc((size_t)K, sizeof(*Ls));
   tk = malloc(sizeof(double) * (size_t)K);
   ldiff = malloc(sizeof(double) * (size_t)K);
