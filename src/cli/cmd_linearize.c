@@ -10,6 +10,12 @@
  * The eigen-analysis (dense, minutes for thousands of states) runs in a child process
  * (modal.h) that SIGINT/SIGTERM or run.max_wall_time end; A, B, C, D are written anyway.
  *
+ * Along a trajectory (--every, --times, --along LOG.h5: linearize_along): one simulation on
+ * simulate's log grid, linearized at each time as --at would be, without equilibrium check
+ * or modes; the K models go to one HDF5 file (lin_output.h, "awesim-linear-tv-1") written at
+ * the end, also when a signal or run.max_wall_time ends the run early (status "incomplete").
+ * A simulate log holds outputs, not the state: --along simulates again and compares outputs.
+ *
  * Exit status: 0 done; 1 not an equilibrium, or the simulation/linearization failed, or
  * run.max_wall_time ended it; 2 usage; 65/66 bad or missing input; 74 output error; 130/143
  * SIGINT/SIGTERM (files written without modes when the signal came in the eigen-analysis).
