@@ -10,7 +10,9 @@
 #   - linearize on the 2plate succeeds without options from the trim (residual <= 1e-6) and
 #     reports its unstable lateral modes (0.469 1/s; 0.567 +- 2.536i 1/s);
 #   - step-response --compare-linear: a 5 mm steering step, linear within 5 % of the largest
-#     change of azimuth and heading over 2 s;
+#     change of azimuth and heading over 2 s; steps of +-0.1 mm within 1 % (0.28/0.34 % and
+#     0.42/0.53 %): the error vanishes with the amplitude, so what a 1 cm step shows (5.7 %,
+#     6.1 %) is the kite's nonlinearity, not a flaw of the linear model (docs/tutorial.md);
 #   - a held output: --trim segments.kcu_steering_left.l0 --hold wings.main_wing.azimuth=3
 #     reaches 3 deg with the tape 5.997 cm shorter, residual <= 1e-6;
 #   - trim -o FILE, linearize --from FILE: the same unstable mode; a file of another model
@@ -107,6 +109,15 @@ out=$("$AWESIM" step-response -q $P --input segments.kcu_steering_left.l0 --ampl
 for c in azimuth heading; do
   e=$(echo "$out" | awk -v n="wings.main_wing.$c" '$1 == n { print $10 }')
   le "$e" 5 && ok || bad "step 5 mm: $c linear error $e % > 5 %" "$out"
+done
+
+for a in 0.0001 -0.0001; do
+  out=$("$AWESIM" step-response -q $P --input segments.kcu_steering_left.l0 --amplitude $a \
+    --duration 2 --compare-linear --outputs wings.main_wing.azimuth,wings.main_wing.heading 2>&1)
+  for c in azimuth heading; do
+    e=$(echo "$out" | awk -v n="wings.main_wing.$c" '$1 == n { print $10 }')
+    le "$e" 1 && ok || bad "step $a m: $c linear error $e % > 1 %" "$out"
+  done
 done
 
 # the trim as a file: linearize --from gives the same modes without solving again

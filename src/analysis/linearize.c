@@ -498,13 +498,14 @@ done:
 void awe_lin_model_init(awe_lin_model *lm, const awe_model *m, awe_work *w, unsigned ctx_flags) {
   lm->ctx = awe_ctx_make(m, w, NULL);
   lm->ctx.flags = ctx_flags;
+  lm->t = 0.0;
 }
 
 
 int awe_lin_model_eval(void *p, const double *x, const double *u, double *dxdt, double *y) {
   awe_lin_model *lm = p;
   lm->ctx.u = u;
-  int st = awe_rhs(0.0, x, dxdt, &lm->ctx);
+  int st = awe_rhs(lm->t, x, dxdt, &lm->ctx);
   if (st != GSL_SUCCESS) return st;
   awe_outputs_fill(lm->ctx.m, lm->ctx.w, y);
   return 0;
@@ -590,6 +591,39 @@ awe_status awe_lin_default_outputs(const awe_model *m, awe_lin_chan **out, int *
 
 /* ---- operating point ---- */
 
+awe_status awe_op_advance(awe_sim *s, double t_at, awe_err *err) {
+  double dt = s->m->opt.dt, eps = 1e-9 * (t_at > 1.0 ? t_at : 1.0);
+  while (s->t < t_at - eps) {
+    /* the next log time k dt as simulate computes it; the last step ends exactly at t_at */
+    double tn = (double)(s->nstep + 1) * dt;
+    if (!(dt > 0.0) || tn > t_at - eps) tn = t_at;
+    AWE_TRY(awe_sim_step(s, tn, err));
+    if (s->t < tn) break; /* stopped by a crash */
+  }
+  return AWE_OK;
+}
+
+
+awe_status awe_op_here(awe_sim *s, awe_op *op, int fold, awe_err *err) {
+  const awe_model *m = s->m;
+  awe_work *w = s->w;
+  op->t = s->t;
+  op->x = malloc(sizeof(double) * ((size_t)w->nx + 1));
+  op->u = malloc(sizeof(double) * ((size_t)w->nu + 1));
+  if (!op->x || !op->u) {
+    awe_op_free(op);
+    return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  }
+  memcpy(op->x, s->y, sizeof(double) * (size_t)w->nx);
+  memcpy(op->u, s->u, sizeof(double) * (size_t)w->nu);
+  awe_signals_apply(m->signals, m->nsignal, op->t, op->u);
+  if (fold) /* the controllers' outputs from s->t on, as the simulation adds them */
+    for (int j = 0; j < s->ctx.nadd; j++)
+      op->u[s->ctx.add_idx[j]] += awe_ctx_add(&s->ctx, j, op->t);
+  return AWE_OK;
+}
+
+
 void awe_op_free(awe_op *op) {
   if (!op) return;
   free(op->x);
@@ -636,21 +670,14 @@ awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_
     op->steady = m->opt.steady_state && t_at == 0.0;
     if (m->opt.steady_state) op->steady_residual = s->steady_residual;
     if (t_at > 0.0) {
-      st = awe_sim_step(s, t_at, err);
+      st = awe_op_advance(s, t_at, err);
       if (st) return st;
     }
   }
-  op->t = s->t;
-  op->x = malloc(sizeof(double) * ((size_t)w->nx + 1));
-  op->u = malloc(sizeof(double) * ((size_t)w->nu + 1));
-  if (!op->x || !op->u) {
-    awe_op_free(op);
-    return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  }
-  memcpy(op->x, s->y, sizeof(double) * (size_t)w->nx);
-  memcpy(op->u, s->u, sizeof(double) * (size_t)w->nu);
-  awe_signals_apply(m->signals, m->nsignal, op->t, op->u);
-  if (op->trim && !(flags & AWE_OP_GIVEN)) awe_trim_fold_controllers(&s->ctx, op->u);
+  /* a trim's and a simulated point's controller outputs are part of u (the linear model
+   * evaluates the plant without its controllers); a steady state's stay out as before */
+  st = awe_op_here(s, op, (op->trim && !(flags & AWE_OP_GIVEN)) || !isnan(t_at), err);
+  if (st) return st;
 
   if (op->steady && (flags & AWE_OP_HOLD_TORQUE) && m->nwinch > 0) {
     awe_ctx c = awe_ctx_make(m, w, op->u);

@@ -124,12 +124,13 @@ void awe_linsys_free(awe_linsys *L);
 
 typedef struct {
   awe_ctx ctx;   /* no signals, no clamping; ctx.u is set by every evaluation */
+  double t;      /* time of the evaluations [s] (a time-varying wind field): 0 from init */
 } awe_lin_model;
 
 /* Evaluation context over m and its workspace w (both borrowed). */
 void awe_lin_model_init(awe_lin_model *lm, const awe_model *m, awe_work *w, unsigned ctx_flags);
 
-/* awe_lin_eval_fn of the model: awe_rhs at t = 0 plus the outputs (outputs.h). */
+/* awe_lin_eval_fn of the model: awe_rhs at lm->t plus the outputs (outputs.h). */
 int awe_lin_model_eval(void *lm, const double *x, const double *u, double *dxdt, double *y);
 
 /* The model's integrating states: orientations and every state whose unit is not a rate
@@ -166,8 +167,22 @@ typedef struct {
 
 /* Operating point of s's model: t_at NAN = after the steady-state march (whatever
  * run.steady_state says), continued to the free trim with AWE_OP_TRIM, otherwise the state at t_at >= 0 of the scenario's simulation
- * (which settles first when run.steady_state is set). s is left at the operating point. */
+ * (which settles first when run.steady_state is set), reached along simulate's log grid
+ * (awe_op_advance). The controllers' outputs are folded into op->u for a trim or a time
+ * (awe_op_here). s is left at the operating point. */
 awe_status awe_op_find(awe_sim *s, double t_at, unsigned flags, awe_op *op, awe_err *err);
 void awe_op_free(awe_op *op);
+
+/* Advance the started simulation s to t_at >= s->t along the log grid of `awesim simulate`
+ * (one awe_sim_step per log interval run.dt, the last one ending at t_at), so the state at a
+ * log time is the one simulate logs there. A crash with run.on_crash = stop ends it early
+ * (s->t < t_at). */
+awe_status awe_op_advance(awe_sim *s, double t_at, awe_err *err);
+
+/* The operating point where s is now (not an equilibrium in general): op->t = s->t, op->x =
+ * s->y, op->u = s->u with the signals at s->t and, with fold, the controllers' outputs
+ * added (as the simulation adds them from s->t on: the linear model is the plant's, with the
+ * controllers' outputs frozen; the caller sets s->ctx.nadd = 0 if s goes on from op->u). */
+awe_status awe_op_here(awe_sim *s, awe_op *op, int fold, awe_err *err);
 
 #endif

@@ -287,6 +287,7 @@ int awe_cli_parse(const char *cmd, int argc, char **argv, const awe_cli_opt *opt
 awe_status awe_cli_operating_point(awe_sim *sim, double at, int keep_torque, int quiet,
                                    awe_op *op, awe_err *err) {
   AWE_TRY(awe_op_find(sim, at, keep_torque ? 0u : AWE_OP_HOLD_TORQUE, op, err));
+  if (!isnan(at)) sim->ctx.nadd = 0; /* the controllers' outputs are in op->u */
   awe_sim_aero_refresh(sim); /* the wings' aerodynamics linearized at the operating point */
   if (!quiet && op->nheld)
     fprintf(stderr, "awesim: note: %d winch torque%s set to the holding torque (--keep-torque "

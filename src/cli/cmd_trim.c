@@ -92,7 +92,8 @@ awe_status awe_cli_trim_op(awe_sim *sim, double at, int keep_torque, int steady_
     f |= AWE_OP_GIVEN;
   }
   AWE_TRY(awe_op_find(sim, at, f, op, err));
-  if (op->trim) sim->ctx.nadd = 0; /* the controllers' outputs are in op->u */
+  /* the controllers' outputs are in op->u (a trim, or a time: awe_op_find) */
+  if (op->trim || (!from && !isnan(at))) sim->ctx.nadd = 0;
   if (op->trim && !from && !(op->tr.rel <= 1e-6) && !quiet)
     fprintf(stderr, "awesim: warning: the trim did not converge: relative residual %.3g (max "
                     "|m a| %.3g N); --op steady gives the steady state with the wings held on "

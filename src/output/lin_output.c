@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,110 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
   awe_h5_quiet_off(&q);
   awe_out_file_release(&of);
   if (rc) return awe_err_set(err, AWE_EIO, "%s: cannot write the linear model", path);
+  return AWE_OK;
+}
+
+/* [K, d0, d1] (rank 3) or [K, d0] (rank 2) from K per-point arrays at byte offset off of L[k],
+ * one hyperslab per point (no copy of the whole stack) */
+static int put_stack(hid_t loc, const char *name, const awe_linsys *L, int K, size_t off,
+                     hsize_t d0, hsize_t d1, int rank) {
+  hsize_t per = d0 * (rank == 3 ? d1 : 1);
+  hsize_t dims[3] = {(hsize_t)K, d0, d1};
+  hid_t s = H5Screate_simple(rank, dims, NULL);
+  if (s < 0) return -1;
+  int rc = -1;
+  hid_t d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (d >= 0) {
+    rc = 0;
+    hid_t ms = per ? H5Screate_simple(1, &per, NULL) : -1;
+    if (per && ms < 0) rc = -1;
+    for (int k = 0; per && !rc && k < K; k++) {
+      const double *src = *(double *const *)((const char *)&L[k] + off);
+      hsize_t start[3] = {(hsize_t)k, 0, 0}, count[3] = {1, d0, d1};
+      if (H5Sselect_hyperslab(s, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
+          H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, s, H5P_DEFAULT, src) < 0)
+        rc = -1;
+    }
+    if (ms >= 0) H5Sclose(ms);
+    if (H5Dclose(d) < 0) rc = -1;
+  }
+  H5Sclose(s);
+  return rc;
+}
+
+
+awe_status awe_lin_write_along_h5(const char *path, const awe_linsys *L, const double *t, int K,
+                                  const awe_lin_info *info, const char *status, awe_err *err) {
+  if (K < 1) return awe_err_set(err, AWE_EUSAGE, "%s: no linear model to write", path);
+  awe_out_file of;
+  if (awe_out_file_claim(&of, path, err)) return AWE_EIO;
+  const awe_linsys *L0 = &L[0];
+  long long per = (long long)(L0->nx + L0->ny) * (L0->nx + L0->nu) +
+                  8LL * (L0->nx + L0->nu + L0->ny);
+  long long need = 8 * per * K + 200LL * (L0->nx + L0->nu + L0->ny) +
+                   (info && info->scenario ? (long long)strlen(info->scenario) : 0) + 65536;
+  if (awe_out_file_reserve(&of, need) != 0) {
+    int e = errno;
+    unlink(path);
+    awe_out_file_release(&of);
+    return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
+  }
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+#if H5_VERSION_GE(1, 10, 7)
+  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+#endif
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
+  if (fapl >= 0) H5Pclose(fapl);
+  if (f < 0) {
+    awe_h5_quiet_off(&q);
+    awe_out_file_release(&of);
+    return awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
+  }
+  hsize_t nx = (hsize_t)L0->nx, nu = (hsize_t)L0->nu, ny = (hsize_t)L0->ny;
+  int rc = 0;
+  rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);
+  rc |= awe_h5_put_str_attr(f, "schema", "awesim-linear-tv-1");
+  rc |= awe_h5_put_str_attr(f, "command_line", info && info->command_line ? info->command_line : "");
+  rc |= awe_h5_put_str_attr(f, "status", status ? status : "complete");
+  rc |= put_int_attr(f, "K", K);
+  rc |= put_int_attr(f, "nx", L0->nx);
+  rc |= put_int_attr(f, "nu", L0->nu);
+  rc |= put_int_attr(f, "ny", L0->ny);
+  if (info && info->scenario) rc |= put_string_dataset(f, "scenario", info->scenario);
+  rc |= put_doubles(f, "time", 1, (hsize_t)K, 0, t);
+  double *res = malloc(sizeof(double) * ((size_t)K + 1));
+  if (!res) rc = -1;
+  else {
+    for (int k = 0; k < K; k++) res[k] = L[k].residual;
+    rc |= put_doubles(f, "residual", 1, (hsize_t)K, 0, res);
+    free(res);
+  }
+  if (info && info->log_diff) {
+    rc |= put_doubles(f, "log_diff", 1, (hsize_t)K, 0, info->log_diff);
+    rc |= awe_h5_put_str_attr(f, "log", info->log_path ? info->log_path : "");
+  }
+  rc |= put_stack(f, "A", L, K, offsetof(awe_linsys, A), nx, nx, 3);
+  rc |= put_stack(f, "B", L, K, offsetof(awe_linsys, B), nx, nu, 3);
+  rc |= put_stack(f, "C", L, K, offsetof(awe_linsys, C), ny, nx, 3);
+  rc |= put_stack(f, "D", L, K, offsetof(awe_linsys, D), ny, nu, 3);
+  rc |= put_stack(f, "x0", L, K, offsetof(awe_linsys, x_op), nx, 0, 2);
+  rc |= put_stack(f, "u0", L, K, offsetof(awe_linsys, u_op), nu, 0, 2);
+  rc |= put_stack(f, "y0", L, K, offsetof(awe_linsys, y_op), ny, 0, 2);
+  rc |= put_stack(f, "f0", L, K, offsetof(awe_linsys, dx_op), nx, 0, 2);
+  rc |= put_doubles(f, "x_perturb", 1, nx, 0, L0->x_perturb);
+  rc |= put_doubles(f, "u_perturb", 1, nu, 0, L0->u_perturb);
+  rc |= put_strings(f, "x_names", L0->nx, (const char *const *)L0->x_name);
+  rc |= put_strings(f, "u_names", L0->nu, (const char *const *)L0->u_name);
+  rc |= put_strings(f, "y_names", L0->ny, (const char *const *)L0->y_name);
+  rc |= put_strings(f, "x_units", L0->nx, L0->x_unit);
+  rc |= put_strings(f, "u_units", L0->nu, L0->u_unit);
+  rc |= put_strings(f, "y_units", L0->ny, L0->y_unit);
+  if (H5Fclose(f) < 0) rc = -1;
+  awe_h5_quiet_off(&q);
+  awe_out_file_release(&of);
+  if (rc) return awe_err_set(err, AWE_EIO, "%s: cannot write the linear models", path);
   return AWE_OK;
 }
 

@@ -45,6 +45,8 @@ typedef struct {
   int steady;                /* operating point after the steady state */
   const char *modes_note;    /* why there are no modes (attr "modes"), NULL: computed */
   double zero_rel;           /* the zero-mode tolerance used (attr of /modes), 0: default */
+  const char *log_path;      /* along a log: its path (attr "log"), NULL: none */
+  const double *log_diff;    /* along a log: [K] the outputs' difference from it, or NULL */
 } awe_lin_info;
 
 awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mode *modes,
@@ -52,6 +54,23 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
 
 awe_status awe_lin_write_text(const char *path, const awe_linsys *L, const awe_lin_info *info,
                               awe_err *err);
+
+/* Linear models along a trajectory (schema "awesim-linear-tv-1"), K points, all of one layout
+ * (L[0]'s names and units, as in the single-point file):
+ *   /                 attrs awesim_version, schema, command_line, status ("complete" or why
+ *                     it ended early: the points before it are all there), K, nx, nu, ny
+ *   /scenario         string: the scenario YAML as run
+ *   /time             float64 [K] [s]
+ *   /A /B /C /D       float64 [K,nx,nx] [K,nx,nu] [K,ny,nx] [K,ny,nu]
+ *   /x0 /u0 /y0       float64 [K,nx] [K,nu] [K,ny]: the points (rotation vectors Log(q))
+ *   /f0               float64 [K,nx]: dx/dt = f(x0, u0) there (not 0 off an equilibrium: the
+ *                     local model is d(dx)/dt = f0 + A dx + B du)
+ *   /residual         float64 [K]: ||f0||_2 over the non-integrating states
+ *   /log_diff         float64 [K] (along a log, attr "log" its path): max over the outputs of
+ *                     |y0 - y_log| / max(the output's largest |y_log| in the log, 1)
+ *   /x_names ... /y_units, /x_perturb /u_perturb: as in the single-point file */
+awe_status awe_lin_write_along_h5(const char *path, const awe_linsys *L, const double *t, int K,
+                                  const awe_lin_info *info, const char *status, awe_err *err);
 
 /* Read a file written by awe_lin_write_text into *L (names, units, operating point,
  * matrices; free with awe_linsys_free; the units live in the name allocations). *t_op may be

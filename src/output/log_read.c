@@ -1,0 +1,169 @@
+/* log_read.c: a simulate log's scenario, times and output channels (log_read.h). The layout
+ * (writer_hdf5.c): /time [T]; /GROUP/VAR, one dataset per run of consecutive registry entries
+ * with equal (group, var): [T,N] for dim 1, [T,N,3] for dim 3; a group-level variable [T] or
+ * [T,dim]; attr units. Read-only; HDF5's error printing is off (library code never prints). */
+#include "output/log_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/h5_util.h"
+
+/* a float64 dataset of rank 1..3, or NULL */
+static double *read_ds(hid_t f, const char *name, hsize_t dims[3], int *rank) {
+  dims[0] = dims[1] = dims[2] = 1;
+  *rank = 0;
+  if (H5Lexists(f, name, H5P_DEFAULT) <= 0) return NULL;
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return NULL;
+  hid_t s = H5Dget_space(d);
+  int r = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+  double *buf = NULL;
+  if (r >= 1 && r <= 3 && H5Sget_simple_extent_dims(s, dims, NULL) == r) {
+    hsize_t n = dims[0] * dims[1] * dims[2];
+    buf = malloc((n ? n : 1) * sizeof(double));
+    if (buf && n && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+      free(buf);
+      buf = NULL;
+    }
+  }
+  if (s >= 0) H5Sclose(s);
+  H5Dclose(d);
+  *rank = r;
+  return buf;
+}
+
+
+/* a string attribute or scalar string dataset (fixed or variable length), or NULL */
+static char *read_str(hid_t obj, int is_attr) {
+  hid_t t = is_attr ? H5Aget_type(obj) : H5Dget_type(obj);
+  if (t < 0) return NULL;
+  char *out = NULL;
+  if (H5Tis_variable_str(t) > 0) {
+    char *v = NULL;
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mt, H5T_VARIABLE);
+    if ((is_attr ? H5Aread(obj, mt, &v) : H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v)) >= 0
+        && v) {
+      out = malloc(strlen(v) + 1);
+      if (out) strcpy(out, v);
+      H5free_memory(v);
+    }
+    H5Tclose(mt);
+  } else {
+    size_t n = H5Tget_size(t);
+    out = calloc(n + 1, 1);
+    if (out && (is_attr ? H5Aread(obj, t, out) : H5Dread(obj, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                                           out)) < 0) {
+      free(out);
+      out = NULL;
+    }
+  }
+  H5Tclose(t);
+  return out;
+}
+
+
+static char *units_of(hid_t f, const char *name) {
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return NULL;
+  char *u = NULL;
+  if (H5Aexists(d, "units") > 0) {
+    hid_t a = H5Aopen(d, "units", H5P_DEFAULT);
+    if (a >= 0) {
+      u = read_str(a, 1);
+      H5Aclose(a);
+    }
+  }
+  H5Dclose(d);
+  return u;
+}
+
+
+void awe_log_data_free(awe_log_data *d) {
+  if (!d) return;
+  free(d->scenario);
+  free(d->status);
+  free(d->t);
+  free(d->Y);
+  memset(d, 0, sizeof(*d));
+}
+
+
+awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_chan *yc, int ny,
+                        awe_log_data *out, awe_err *err) {
+  memset(out, 0, sizeof(*out));
+  awe_h5_quiet q;
+  awe_h5_quiet_on(&q);
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) {
+    awe_h5_quiet_off(&q);
+    return awe_err_set(err, AWE_ENOFILE, "%s: cannot open it as an HDF5 file", path);
+  }
+  awe_status st = AWE_OK;
+  hsize_t dims[3];
+  int rank;
+  out->t = read_ds(f, "time", dims, &rank);
+  if (!out->t || rank != 1) {
+    st = awe_err_set(err, AWE_EPARSE, "%s: no /time: not a log of awesim simulate", path);
+    goto done;
+  }
+  out->T = (long)dims[0];
+  out->ny = ny;
+  if (H5Lexists(f, "scenario", H5P_DEFAULT) > 0) {
+    hid_t d = H5Dopen2(f, "scenario", H5P_DEFAULT);
+    if (d >= 0) {
+      out->scenario = read_str(d, 0);
+      H5Dclose(d);
+    }
+  }
+  if (H5Aexists(f, "status") > 0) {
+    hid_t a = H5Aopen(f, "status", H5P_DEFAULT);
+    if (a >= 0) {
+      out->status = read_str(a, 1);
+      H5Aclose(a);
+    }
+  }
+  out->Y = malloc(sizeof(double) * ((size_t)out->T * (size_t)ny + 1));
+  if (!out->Y) {
+    st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+    goto done;
+  }
+  for (size_t i = 0; i < (size_t)out->T * (size_t)ny; i++) out->Y[i] = NAN;
+  for (int j = 0; j < ny; j++) {
+    int vi = yc[j].var, k = yc[j].k;
+    const awe_var *v = &yl->v[vi];
+    if (v->dim != 1 && v->dim != 3) continue; /* orientations: not compared */
+    int s0 = vi; /* the start of its run of equal (group, var) */
+    while (s0 > 0 && !strcmp(yl->v[s0 - 1].group, v->group) && !strcmp(yl->v[s0 - 1].var, v->var))
+      s0--;
+    char name[512];
+    snprintf(name, sizeof(name), "%s/%s", v->group, v->var);
+    if (H5Lexists(f, v->group, H5P_DEFAULT) <= 0) continue;
+    double *buf = read_ds(f, name, dims, &rank);
+    if (!buf) continue;
+    char *u = units_of(f, name);
+    int unit_ok = u && !strcmp(u, v->unit);
+    free(u);
+    long col = -1, ncol = 1;
+    if (!*v->comp) { /* group level: [T] or [T,dim] */
+      if (rank == 1 && v->dim == 1) col = 0;
+      else if (rank == 2 && (long)dims[1] == v->dim) col = k, ncol = v->dim;
+    } else if (rank == 2 && v->dim == 1 && (long)dims[1] > vi - s0) {
+      col = vi - s0, ncol = (long)dims[1];
+    } else if (rank == 3 && v->dim == 3 && dims[2] == 3 && (long)dims[1] > vi - s0) {
+      col = 3L * (vi - s0) + k, ncol = 3L * (long)dims[1];
+    }
+    if (unit_ok && col >= 0 && (long)dims[0] == out->T)
+      for (long r = 0; r < out->T; r++)
+        out->Y[(size_t)r * (size_t)ny + (size_t)j] = buf[r * ncol + col];
+    free(buf);
+  }
+done:
+  H5Fclose(f);
+  awe_h5_quiet_off(&q);
+  if (st) awe_log_data_free(out);
+  return st;
+}
