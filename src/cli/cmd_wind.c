@@ -62,35 +62,11 @@ static int generate(int argc, char **argv) {
   awe_mann_spec s;
   if (awe_mann_spec_read(spec_path, &s, &err)) return awe_cli_fail(&err);
   if (seed_set) s.seed = (uint64_t)seed;
-  size_t n = (size_t)s.n[0] * s.n[1] * s.n[2];
   awe_wind_box b;
-  memset(&b, 0, sizeof(b));
-  b.u = malloc(sizeof(float) * (n ? n : 1));
-  b.v = malloc(sizeof(float) * (n ? n : 1));
-  b.w = malloc(sizeof(float) * (n ? n : 1));
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  double ae = 0.0;
-  awe_status st = AWE_OK;
-  if (!b.u || !b.v || !b.w) st = awe_err_set(&err, AWE_ENOMEM, "out of memory for the box");
-  else st = awe_mann_generate(&s, b.u, b.v, b.w, &ae, &err);
+  awe_status st = awe_mann_box(&s, &b, &err);
   if (st == AWE_OK) {
-    for (int a = 0; a < 3; a++) {
-      b.n[a] = s.n[a];
-      b.d[a] = s.d[a];
-    }
-    double zb = isnan(s.z_bottom) ? s.h_ref - 0.5 * (s.n[2] - 1) * s.d[2] : s.z_bottom;
-    b.x0[0] = 0.0;
-    b.x0[1] = -0.5 * (s.n[1] - 1) * s.d[1];
-    b.x0[2] = zb;
-    b.periodic_x = 1;
-    b.gamma = s.gamma;
-    b.length = s.length;
-    b.ae = ae;
-    b.ti = s.ti;
-    b.v_ref = s.v_ref;
-    b.h_ref = s.h_ref;
-    b.seed = s.seed;
     char *cl = awe_cli_command_line(argc, argv);
     st = awe_wind_box_write(out, &b, cl, &err);
     free(cl);
@@ -101,7 +77,7 @@ static int generate(int argc, char **argv) {
   if (!quiet)
     fprintf(stderr, "awesim: wind box %s: %d x %d x %d points of %g x %g x %g m, gamma %g, "
             "L %g m, alpha eps^(2/3) %.6g, seed %llu; %.1f s\n", out, s.n[0], s.n[1], s.n[2],
-            s.d[0], s.d[1], s.d[2], s.gamma, s.length, ae, (unsigned long long)s.seed,
+            s.d[0], s.d[1], s.d[2], s.gamma, s.length, b.ae, (unsigned long long)s.seed,
             (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
   return 0;
 }

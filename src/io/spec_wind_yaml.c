@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "io/spec_load.h"
+#include "io/spec_mann_yaml.h"
 
 
 static const char *const GUST_KEYS[] = {"type",     "start",    "period",  "height",
@@ -130,6 +131,7 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   ws->ngust = 0;
   ws->gusts = NULL;
   ws->field = NULL;
+  ws->generate = NULL;
   ws->field_scale = 1.0;
   ws->advection = NAN;
   if (!n || n->kind == AWE_Y_NULL) return AWE_OK;
@@ -139,7 +141,18 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   static const char *const keys[] = {"gusts", "field", "scale", "advection"};
   AWE_TRY(awe_ymap_check_keys(n, "wind", keys, AWE_ARRLEN(keys), err));
   const awe_ynode *f = awe_ymap_get(n, "field");
-  if (f && f->kind != AWE_Y_NULL) {
+  if (f && f->kind == AWE_Y_MAP) {
+    /* field: {generate: {...}}: a Mann box drawn at the start (the keys of awesim wind generate) */
+    static const char *const fkeys[] = {"generate"};
+    AWE_TRY(awe_ymap_check_keys(f, "wind.field", fkeys, AWE_ARRLEN(fkeys), err));
+    const awe_ynode *g = awe_ymap_get(f, "generate");
+    if (!g) return awe_err_at(err, AWE_EINVAL, &f->loc, "wind.field: expected a file name or "
+                              "{generate: {seed, n, d, ti, ...}}");
+    ws->generate = awe_spec_alloc(s, sizeof(awe_mann_spec));
+    if (!ws->generate) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+    AWE_TRY(awe_mann_spec_node(g, "wind.field.generate", ws->generate, err));
+    ws->field_loc = g->loc;
+  } else if (f && f->kind != AWE_Y_NULL) {
     const char *p;
     AWE_TRY(awe_ynode_string(f, "wind.field", &p, err));
     if (!p[0]) return awe_err_at(err, AWE_EINVAL, &f->loc, "wind.field: empty file name");
@@ -151,7 +164,7 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   AWE_TRY(gnum(n, -1, "scale", 0, 1000, 0, "", &x, err));
   if (!isnan(x)) ws->field_scale = x;
   AWE_TRY(gnum(n, -1, "advection", 0, 1000, 0, "m/s", &ws->advection, err));
-  if (!ws->field && (awe_ymap_get(n, "scale") || awe_ymap_get(n, "advection")))
+  if (!ws->field && !ws->generate && (awe_ymap_get(n, "scale") || awe_ymap_get(n, "advection")))
     return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: scale and advection need a field");
   const awe_ynode *gl = awe_ymap_get(n, "gusts");
   if (!gl || gl->kind == AWE_Y_NULL) return AWE_OK;
