@@ -29,10 +29,11 @@ static const char gen_usage[] =
     "Exit status: 0 written, 2 usage, 65 invalid spec, 66 missing spec, 74 output error.\n";
 
 static const char info_usage[] =
-    "usage: awesim wind info BOX.h5\n"
+    "usage: awesim wind info BOX.h5|BOX.bts|BOX.npz\n"
     "\n"
     "Print a wind box's extent, spacing, the standard deviations of u, v, w, the turbulence\n"
     "intensity at its reference height and the integral length scales measured along x.\n"
+    "A .npz (AtmosphericModels.jl) is read on its default grid (2 m, z from 0).\n"
     "\n"
     "  -h, --help            show this help\n"
     "Exit status: 0, 2 usage, 65 invalid box (one-cell grid, NaN, truncated), 66 missing.\n";
@@ -101,7 +102,12 @@ static int info(int argc, char **argv) {
   for (int a = 0; a < 3; a++)
     printf("%c: %g ... %g m%s\n", "xyz"[a], b.x0[a], b.x0[a] + (b.n[a] - 1) * b.d[a],
            a == 0 && b.periodic_x ? " (periodic)" : "");
-  if (isnan(b.gamma))
+  size_t pl = strlen(path);
+  if (isnan(b.gamma) && pl > 4 && !strcmp(path + pl - 4, ".npz"))
+    printf("model: not recorded (an AtmosphericModels.jl field for v_wind_gnd %g m/s; axes from "
+           "the default grid: 2 m steps, z from 0 m; a scenario sets wind.grid_step, "
+           "wind.height_step, wind.z_min)\n", b.v_ref);
+  else if (isnan(b.gamma))
     printf("model: not recorded (a TurbSim file: its time mean removed, u_hub %g m/s at %g m)\n",
            b.v_ref, b.h_ref);
   else

@@ -354,6 +354,7 @@ typedef struct {
   double advection;       /* Taylor's frozen-turbulence speed [m/s]; NAN = the mean wind at the
                            * box's middle height */
   awe_loc field_loc;
+  double npz_grid[3];     /* a .npz field's grid_step, height_step, z_min [m]; NAN = defaults */
 } awe_wind_spec;
 
 typedef struct {

@@ -134,11 +134,13 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   ws->generate = NULL;
   ws->field_scale = 1.0;
   ws->advection = NAN;
+  ws->npz_grid[0] = ws->npz_grid[1] = ws->npz_grid[2] = NAN;
   if (!n || n->kind == AWE_Y_NULL) return AWE_OK;
   if (n->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: expected a mapping (field, scale, "
                       "advection, gusts)");
-  static const char *const keys[] = {"gusts", "field", "scale", "advection"};
+  static const char *const keys[] = {"gusts", "field", "scale", "advection", "grid_step",
+                                     "height_step", "z_min"};
   AWE_TRY(awe_ymap_check_keys(n, "wind", keys, AWE_ARRLEN(keys), err));
   const awe_ynode *f = awe_ymap_get(n, "field");
   if (f && f->kind == AWE_Y_MAP) {
@@ -164,6 +166,15 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   AWE_TRY(gnum(n, -1, "scale", 0, 1000, 0, "", &x, err));
   if (!isnan(x)) ws->field_scale = x;
   AWE_TRY(gnum(n, -1, "advection", 0, 1000, 0, "m/s", &ws->advection, err));
+  /* an AtmosphericModels.jl .npz holds no axes: its grid as that package's settings give it */
+  static const char *const gk[3] = {"grid_step", "height_step", "z_min"};
+  for (int k = 0; k < 3; k++) {
+    AWE_TRY(gnum(n, -1, gk[k], k < 2 ? 1e-6 : -1e6, 1e6, 0, "m", &ws->npz_grid[k], err));
+    size_t fl = ws->field ? strlen(ws->field) : 0;
+    if (!isnan(ws->npz_grid[k]) && (fl < 4 || strcmp(ws->field + fl - 4, ".npz")))
+      return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(n, gk[k])->loc,
+                        "wind.%s: only a .npz field (AtmosphericModels.jl) takes a grid", gk[k]);
+  }
   if (!ws->field && !ws->generate && (awe_ymap_get(n, "scale") || awe_ymap_get(n, "advection")))
     return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: scale and advection need a field");
   const awe_ynode *gl = awe_ymap_get(n, "gusts");

@@ -153,7 +153,8 @@ static awe_status wind_box(awe_model *m, const awe_wind_spec *ws, awe_err *err) 
     snprintf(name, sizeof(name), "the generated wind box (seed %llu)",
              (unsigned long long)ws->generate->seed);
   } else {
-    st = awe_wind_box_read(ws->field, b, err);
+    awe_npz_grid g = {ws->npz_grid[0], ws->npz_grid[1], ws->npz_grid[2]};
+    st = awe_wind_box_read_grid(ws->field, &g, b, err);
   }
   if (st == AWE_OK && awe_wind_box_interleave(b)) {
     awe_wind_box_free(b);
