@@ -206,7 +206,7 @@ ifneq ($(HDF5_PKG),)
 else
   SO_HDF5_LIBS := -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5
 endif
-SO_LIBS := $(filter-out $(HDF5_LIBS),$(DEP_LIBS)) $(SO_HDF5_LIBS) -lm
+SO_LIBS := $(filter-out $(HDF5_LIBS),$(DEP_LIBS)) $(SO_HDF5_LIBS) -lz -lm
 LIBDIR  ?= $(PREFIX)/lib
 # the tools a user runs (PREFIX/bin), and what they need beside them
 AWE_TOOLS      := awesim-plot awesim-sweep awesim-replay awesim-controller.py flight-stats
