@@ -8,7 +8,7 @@
 #   - the wind logged at the wing less the uniform wind (the model's wind is uniform: the
 #     difference is the box's fluctuation) has standard deviations near the field's sigma:
 #     between 0.35 and 1.2 times it per component (20 s sample only a few integral scales of
-#     the field: measured 0.55-0.75 of it, 0.9 over the whole 120 s flight);
+#     the field, 73 m for u: measured 0.62-0.72 of it; 0.74-0.96 over the whole 120 s);
 #   - a bad inline spec is refused with exit 65 and file:line:col.
 AWESIM=${AWESIM:-./awesim}
 pass=0
