@@ -58,7 +58,7 @@ endif
 # FFTW draws the turbulent wind boxes (src/turb/mann.c: inverse 3-D FFTs of 1e7 points)
 DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags yaml-0.1 gsl fftw3 2>/dev/null) $(HDF5_CFLAGS)
 DEP_LIBS   := $(shell $(PKG_CONFIG) --libs yaml-0.1 gsl fftw3 2>/dev/null || \
-                echo -lyaml -lgsl -lgslcblas -lfftw3) $(HDF5_LIBS) -lm
+                echo -lyaml -lgsl -lgslcblas -lfftw3) $(HDF5_LIBS) -lz -lm
 
 WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wvla -Wmissing-prototypes \
            -Wimplicit-fallthrough -Wstrict-prototypes -Wformat=2 -Wno-format-truncation
@@ -218,7 +218,7 @@ ifneq ($(HDF5_PKG),)
 else
   SO_HDF5_LIBS := -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5
 endif
-SO_LIBS := $(filter-out $(HDF5_LIBS),$(DEP_LIBS)) $(SO_HDF5_LIBS) -lm
+SO_LIBS := $(filter-out $(HDF5_LIBS),$(DEP_LIBS)) $(SO_HDF5_LIBS) -lz -lm
 LIBDIR  ?= $(PREFIX)/lib
 # the tools a user runs (PREFIX/bin), and what they need beside them
 AWE_TOOLS      := awesim-plot awesim-sweep awesim-replay awesim-controller.py flight-stats

@@ -13,6 +13,7 @@
 #include "control/controller.h"
 #include "io/load.h"
 #include "io/yaml_doc.h"
+#include "turb/wind_box.h"
 
 
 /* The one piece of global mutable state in awesim: a signal handler can only talk to the
@@ -155,6 +156,12 @@ int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec *
   if (!m) {
     awe_spec_free(s);
     return awe_cli_fail(&err);
+  }
+  if (m->env.box && !isnan(m->env.box_gen_seconds)) {
+    const awe_wind_box *b = m->env.box;
+    fprintf(stderr, "awesim: wind.field: drew a %d x %d x %d Mann box (%g x %g x %g m, seed "
+            "%llu, alpha eps^(2/3) %.4g) in %.2f s\n", b->n[0], b->n[1], b->n[2], b->d[0],
+            b->d[1], b->d[2], (unsigned long long)b->seed, b->ae, m->env.box_gen_seconds);
   }
   *spec = s;
   *model = m;

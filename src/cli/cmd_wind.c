@@ -29,10 +29,11 @@ static const char gen_usage[] =
     "Exit status: 0 written, 2 usage, 65 invalid spec, 66 missing spec, 74 output error.\n";
 
 static const char info_usage[] =
-    "usage: awesim wind info BOX.h5\n"
+    "usage: awesim wind info BOX.h5|BOX.bts|BOX.npz\n"
     "\n"
     "Print a wind box's extent, spacing, the standard deviations of u, v, w, the turbulence\n"
     "intensity at its reference height and the integral length scales measured along x.\n"
+    "A .npz (AtmosphericModels.jl) is read on its default grid (2 m, z from 0).\n"
     "\n"
     "  -h, --help            show this help\n"
     "Exit status: 0, 2 usage, 65 invalid box (one-cell grid, NaN, truncated), 66 missing.\n";
@@ -62,35 +63,11 @@ static int generate(int argc, char **argv) {
   awe_mann_spec s;
   if (awe_mann_spec_read(spec_path, &s, &err)) return awe_cli_fail(&err);
   if (seed_set) s.seed = (uint64_t)seed;
-  size_t n = (size_t)s.n[0] * s.n[1] * s.n[2];
   awe_wind_box b;
-  memset(&b, 0, sizeof(b));
-  b.u = malloc(sizeof(float) * (n ? n : 1));
-  b.v = malloc(sizeof(float) * (n ? n : 1));
-  b.w = malloc(sizeof(float) * (n ? n : 1));
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  double ae = 0.0;
-  awe_status st = AWE_OK;
-  if (!b.u || !b.v || !b.w) st = awe_err_set(&err, AWE_ENOMEM, "out of memory for the box");
-  else st = awe_mann_generate(&s, b.u, b.v, b.w, &ae, &err);
+  awe_status st = awe_mann_box(&s, &b, &err);
   if (st == AWE_OK) {
-    for (int a = 0; a < 3; a++) {
-      b.n[a] = s.n[a];
-      b.d[a] = s.d[a];
-    }
-    double zb = isnan(s.z_bottom) ? s.h_ref - 0.5 * (s.n[2] - 1) * s.d[2] : s.z_bottom;
-    b.x0[0] = 0.0;
-    b.x0[1] = -0.5 * (s.n[1] - 1) * s.d[1];
-    b.x0[2] = zb;
-    b.periodic_x = 1;
-    b.gamma = s.gamma;
-    b.length = s.length;
-    b.ae = ae;
-    b.ti = s.ti;
-    b.v_ref = s.v_ref;
-    b.h_ref = s.h_ref;
-    b.seed = s.seed;
     char *cl = awe_cli_command_line(argc, argv);
     st = awe_wind_box_write(out, &b, cl, &err);
     free(cl);
@@ -101,7 +78,7 @@ static int generate(int argc, char **argv) {
   if (!quiet)
     fprintf(stderr, "awesim: wind box %s: %d x %d x %d points of %g x %g x %g m, gamma %g, "
             "L %g m, alpha eps^(2/3) %.6g, seed %llu; %.1f s\n", out, s.n[0], s.n[1], s.n[2],
-            s.d[0], s.d[1], s.d[2], s.gamma, s.length, ae, (unsigned long long)s.seed,
+            s.d[0], s.d[1], s.d[2], s.gamma, s.length, b.ae, (unsigned long long)s.seed,
             (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
   return 0;
 }
@@ -125,7 +102,12 @@ static int info(int argc, char **argv) {
   for (int a = 0; a < 3; a++)
     printf("%c: %g ... %g m%s\n", "xyz"[a], b.x0[a], b.x0[a] + (b.n[a] - 1) * b.d[a],
            a == 0 && b.periodic_x ? " (periodic)" : "");
-  if (isnan(b.gamma))
+  size_t pl = strlen(path);
+  if (isnan(b.gamma) && pl > 4 && !strcmp(path + pl - 4, ".npz"))
+    printf("model: not recorded (an AtmosphericModels.jl field for v_wind_gnd %g m/s; axes from "
+           "the default grid: 2 m steps, z from 0 m; a scenario sets wind.grid_step, "
+           "wind.height_step, wind.z_min)\n", b.v_ref);
+  else if (isnan(b.gamma))
     printf("model: not recorded (a TurbSim file: its time mean removed, u_hub %g m/s at %g m)\n",
            b.v_ref, b.h_ref);
   else

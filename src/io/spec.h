@@ -10,6 +10,7 @@
 
 #include "aero/airfoil.h"
 #include "io/settings.h"
+#include "turb/mann.h"
 #include "util/status.h"
 #include "aero/vsm_settings.h"
 
@@ -348,10 +349,12 @@ typedef struct {
   int ngust;
   awe_gust_spec *gusts;
   const char *field;      /* a turbulent wind box (HDF5, `awesim wind generate`), NULL = none */
+  awe_mann_spec *generate; /* or one drawn at the start from this spec (field: {generate: ...}) */
   double field_scale;     /* its fluctuations times this [-] (1) */
   double advection;       /* Taylor's frozen-turbulence speed [m/s]; NAN = the mean wind at the
                            * box's middle height */
   awe_loc field_loc;
+  double npz_grid[3];     /* a .npz field's grid_step, height_step, z_min [m]; NAN = defaults */
 } awe_wind_spec;
 
 typedef struct {

@@ -45,42 +45,44 @@ static awe_status three(const awe_ynode *root, const char *key, double lo, doubl
 }
 
 
+awe_status awe_mann_spec_node(const awe_ynode *root, const char *where, awe_mann_spec *s,
+                              awe_err *err) {
+  awe_mann_defaults(s);
+  static const char *const keys[] = {"seed", "n", "d", "gamma", "length", "ae", "ti", "v_ref",
+                                     "h_ref", "z_bottom"};
+  if (!root || root->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, root ? &root->loc : NULL,
+                      "%s: a wind box specification is a mapping (n, d, gamma, length, ae or ti, "
+                      "...)", where);
+  AWE_TRY(awe_ymap_check_keys(root, where, keys, AWE_ARRLEN(keys), err));
+  double seed = (double)s->seed, n[3] = {s->n[0], s->n[1], s->n[2]};
+  AWE_TRY(num(root, "seed", 0, 9007199254740992.0, "", &seed, err));
+  if (seed != floor(seed))
+    return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "seed")->loc,
+                      "seed = %g must be an integer", seed);
+  AWE_TRY(three(root, "n", 2, 1048576, 1, n, err));
+  AWE_TRY(three(root, "d", 1e-6, 1e6, 0, s->d, err));
+  AWE_TRY(num(root, "gamma", 0, 100, "", &s->gamma, err));
+  AWE_TRY(num(root, "length", 1e-6, 1e6, "m", &s->length, err));
+  AWE_TRY(num(root, "ae", 0, 1e6, "m^(4/3)/s^2", &s->ae, err));
+  AWE_TRY(num(root, "ti", 0, 10, "", &s->ti, err));
+  AWE_TRY(num(root, "v_ref", 0, 1000, "m/s", &s->v_ref, err));
+  AWE_TRY(num(root, "h_ref", -1e6, 1e6, "m", &s->h_ref, err));
+  AWE_TRY(num(root, "z_bottom", -1e6, 1e6, "m", &s->z_bottom, err));
+  s->seed = (uint64_t)seed;
+  for (int a = 0; a < 3; a++) s->n[a] = (int)n[a];
+  if (s->ti > 0.0 && !(s->v_ref > 0.0))
+    return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "ti")->loc,
+                      "ti = %g needs v_ref > 0 (v_ref = %g m/s)", s->ti, s->v_ref);
+  return AWE_OK;
+}
+
+
 awe_status awe_mann_spec_read(const char *path, awe_mann_spec *s, awe_err *err) {
   awe_mann_defaults(s);
   awe_ydoc *doc = awe_ydoc_load_file(path, err);
   if (!doc) return err->code;
-  awe_ynode *root = awe_ydoc_root(doc);
-  awe_status st = AWE_OK;
-  static const char *const keys[] = {"seed", "n", "d", "gamma", "length", "ae", "ti", "v_ref",
-                                     "h_ref", "z_bottom"};
-  if (!root || root->kind != AWE_Y_MAP) {
-    st = awe_err_at(err, AWE_EINVAL, root ? &root->loc : NULL,
-                    "a wind box specification is a mapping (n, d, gamma, length, ae or ti, ...)");
-    goto done;
-  }
-  if ((st = awe_ymap_check_keys(root, "wind box", keys, AWE_ARRLEN(keys), err))) goto done;
-  double seed = (double)s->seed, n[3] = {s->n[0], s->n[1], s->n[2]};
-  if ((st = num(root, "seed", 0, 9007199254740992.0, "", &seed, err))) goto done;
-  if (seed != floor(seed)) {
-    st = awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "seed")->loc,
-                    "seed = %g must be an integer", seed);
-    goto done;
-  }
-  if ((st = three(root, "n", 2, 1048576, 1, n, err))) goto done;
-  if ((st = three(root, "d", 1e-6, 1e6, 0, s->d, err))) goto done;
-  if ((st = num(root, "gamma", 0, 100, "", &s->gamma, err))) goto done;
-  if ((st = num(root, "length", 1e-6, 1e6, "m", &s->length, err))) goto done;
-  if ((st = num(root, "ae", 0, 1e6, "m^(4/3)/s^2", &s->ae, err))) goto done;
-  if ((st = num(root, "ti", 0, 10, "", &s->ti, err))) goto done;
-  if ((st = num(root, "v_ref", 0, 1000, "m/s", &s->v_ref, err))) goto done;
-  if ((st = num(root, "h_ref", -1e6, 1e6, "m", &s->h_ref, err))) goto done;
-  if ((st = num(root, "z_bottom", -1e6, 1e6, "m", &s->z_bottom, err))) goto done;
-  s->seed = (uint64_t)seed;
-  for (int a = 0; a < 3; a++) s->n[a] = (int)n[a];
-  if (s->ti > 0.0 && !(s->v_ref > 0.0))
-    st = awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "ti")->loc,
-                    "ti = %g needs v_ref > 0 (v_ref = %g m/s)", s->ti, s->v_ref);
-done:
+  awe_status st = awe_mann_spec_node(awe_ydoc_root(doc), "wind box", s, err);
   awe_ydoc_free(doc);
   return st;
 }

@@ -15,10 +15,15 @@
 #ifndef AWE_SPEC_MANN_YAML_H
 #define AWE_SPEC_MANN_YAML_H
 
+#include "io/yaml_doc.h"
 #include "turb/mann.h"
 #include "util/status.h"
 
 /* Defaults (awe_mann_defaults) overridden by the file's keys; errors name file:line:col. */
 awe_status awe_mann_spec_read(const char *path, awe_mann_spec *s, awe_err *err);
+
+/* The same keys from a mapping node (a scenario's wind.field.generate); where names it. */
+awe_status awe_mann_spec_node(const awe_ynode *root, const char *where,
+                              awe_mann_spec *s, awe_err *err);
 
 #endif

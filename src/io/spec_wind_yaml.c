@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "io/spec_load.h"
+#include "io/spec_mann_yaml.h"
 
 
 static const char *const GUST_KEYS[] = {"type",     "start",    "period",  "height",
@@ -130,16 +131,30 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   ws->ngust = 0;
   ws->gusts = NULL;
   ws->field = NULL;
+  ws->generate = NULL;
   ws->field_scale = 1.0;
   ws->advection = NAN;
+  ws->npz_grid[0] = ws->npz_grid[1] = ws->npz_grid[2] = NAN;
   if (!n || n->kind == AWE_Y_NULL) return AWE_OK;
   if (n->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: expected a mapping (field, scale, "
                       "advection, gusts)");
-  static const char *const keys[] = {"gusts", "field", "scale", "advection"};
+  static const char *const keys[] = {"gusts", "field", "scale", "advection", "grid_step",
+                                     "height_step", "z_min"};
   AWE_TRY(awe_ymap_check_keys(n, "wind", keys, AWE_ARRLEN(keys), err));
   const awe_ynode *f = awe_ymap_get(n, "field");
-  if (f && f->kind != AWE_Y_NULL) {
+  if (f && f->kind == AWE_Y_MAP) {
+    /* field: {generate: {...}}: a Mann box drawn at the start (the keys of awesim wind generate) */
+    static const char *const fkeys[] = {"generate"};
+    AWE_TRY(awe_ymap_check_keys(f, "wind.field", fkeys, AWE_ARRLEN(fkeys), err));
+    const awe_ynode *g = awe_ymap_get(f, "generate");
+    if (!g) return awe_err_at(err, AWE_EINVAL, &f->loc, "wind.field: expected a file name or "
+                              "{generate: {seed, n, d, ti, ...}}");
+    ws->generate = awe_spec_alloc(s, sizeof(awe_mann_spec));
+    if (!ws->generate) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+    AWE_TRY(awe_mann_spec_node(g, "wind.field.generate", ws->generate, err));
+    ws->field_loc = g->loc;
+  } else if (f && f->kind != AWE_Y_NULL) {
     const char *p;
     AWE_TRY(awe_ynode_string(f, "wind.field", &p, err));
     if (!p[0]) return awe_err_at(err, AWE_EINVAL, &f->loc, "wind.field: empty file name");
@@ -151,7 +166,16 @@ awe_status awe_spec_read_wind(awe_spec *s, const awe_ynode *n, awe_err *err) {
   AWE_TRY(gnum(n, -1, "scale", 0, 1000, 0, "", &x, err));
   if (!isnan(x)) ws->field_scale = x;
   AWE_TRY(gnum(n, -1, "advection", 0, 1000, 0, "m/s", &ws->advection, err));
-  if (!ws->field && (awe_ymap_get(n, "scale") || awe_ymap_get(n, "advection")))
+  /* an AtmosphericModels.jl .npz holds no axes: its grid as that package's settings give it */
+  static const char *const gk[3] = {"grid_step", "height_step", "z_min"};
+  for (int k = 0; k < 3; k++) {
+    AWE_TRY(gnum(n, -1, gk[k], k < 2 ? 1e-6 : -1e6, 1e6, 0, "m", &ws->npz_grid[k], err));
+    size_t fl = ws->field ? strlen(ws->field) : 0;
+    if (!isnan(ws->npz_grid[k]) && (fl < 4 || strcmp(ws->field + fl - 4, ".npz")))
+      return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(n, gk[k])->loc,
+                        "wind.%s: only a .npz field (AtmosphericModels.jl) takes a grid", gk[k]);
+  }
+  if (!ws->field && !ws->generate && (awe_ymap_get(n, "scale") || awe_ymap_get(n, "advection")))
     return awe_err_at(err, AWE_EINVAL, &n->loc, "wind: scale and advection need a field");
   const awe_ynode *gl = awe_ymap_get(n, "gusts");
   if (!gl || gl->kind == AWE_Y_NULL) return AWE_OK;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/npz_read.h"
+
 
 void awe_wind_box_free(awe_wind_box *b) {
   free(b->u);
@@ -221,7 +223,112 @@ out:
 }
 
 
+awe_status awe_wind_box_read_npz(const unsigned char *buf, size_t n, const char *path,
+                                 const awe_npz_grid *g, awe_wind_box *b, awe_err *err) {
+  memset(b, 0, sizeof(*b));
+  static const char *const nm[3] = {"u", "v", "w"};
+  awe_npy a[4];
+  memset(a, 0, sizeof(a));
+  awe_status st = AWE_OK;
+  for (int c = 0; c < 4 && st == AWE_OK; c++)
+    st = awe_npz_array(buf, n, path, c < 3 ? nm[c] : "param", &a[c], NULL, err);
+  for (int c = 0; c < 3 && st == AWE_OK; c++) {
+    if (a[c].ndim != 3 || a[c].shape[0] < 2 || a[c].shape[1] < 2 || a[c].shape[2] < 2 ||
+        a[c].shape[0] > 1u << 24 || a[c].shape[1] > 1u << 24 || a[c].shape[2] > 1u << 24)
+      st = awe_err_set(err, AWE_EINVAL, "%s: array %s has %d dimensions (%zu x %zu x ...): a "
+                       "wind field has 3 of at least 2 points each", path, nm[c], a[c].ndim,
+                       a[c].ndim > 0 ? a[c].shape[0] : 0, a[c].ndim > 1 ? a[c].shape[1] : 0);
+    else if (c > 0 && memcmp(a[c].shape, a[0].shape, 3 * sizeof(size_t)))
+      st = awe_err_set(err, AWE_EINVAL, "%s: array %s is %zu x %zu x %zu, u is %zu x %zu x %zu",
+                       path, nm[c], a[c].shape[0], a[c].shape[1], a[c].shape[2], a[0].shape[0],
+                       a[0].shape[1], a[0].shape[2]);
+  }
+  if (st == AWE_OK && (a[3].ndim != 1 || a[3].n < 2 || !isfinite(a[3].data[0]) ||
+                       !isfinite(a[3].data[1]) || !(a[3].data[1] >= 0)))
+    st = awe_err_set(err, AWE_EINVAL, "%s: array param must be [alpha, v_wind_gnd] (finite, "
+                     "v_wind_gnd >= 0)", path);
+  double gs = g && !isnan(g->grid_step) ? g->grid_step : 2.0;
+  double hs = g && !isnan(g->height_step) ? g->height_step : 2.0;
+  double z0 = g && !isnan(g->z_min) ? g->z_min : 0.0;
+  if (st == AWE_OK && (!(gs > 0) || !(hs > 0) || !isfinite(gs + hs + z0)))
+    st = awe_err_set(err, AWE_EINVAL, "%s: grid_step %g m and height_step %g m must be > 0",
+                     path, gs, hs);
+  if (st == AWE_OK) {
+    const size_t *sh = a[0].shape;
+    int swap = sh[1] > sh[0]; /* the longer horizontal axis is x */
+    size_t nx = swap ? sh[1] : sh[0], ny = swap ? sh[0] : sh[1], nz = sh[2], np = nx * ny * nz;
+    float *out[3];
+    for (int c = 0; c < 3; c++) out[c] = malloc(sizeof(float) * np);
+    b->u = out[0];
+    b->v = out[1];
+    b->w = out[2];
+    if (!out[0] || !out[1] || !out[2])
+      st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", path);
+    for (int c = 0; c < 3 && st == AWE_OK; c++)
+      for (size_t i = 0; i < nx && st == AWE_OK; i++)
+        for (size_t j = 0; j < ny && st == AWE_OK; j++)
+          for (size_t l = 0; l < nz; l++) {
+            size_t a0 = swap ? j : i, a1 = swap ? i : j;
+            size_t at = a[c].fortran ? a0 + sh[0] * (a1 + sh[1] * l) : (a0 * sh[1] + a1) * nz + l;
+            double x = a[c].data[at];
+            if (!isfinite(x) || fabs(x) > 3e38) {
+              st = awe_err_set(err, AWE_EINVAL, "%s: %s[%zu, %zu, %zu] = %g is not finite", path,
+                               nm[c], a0, a1, l, x);
+              break;
+            }
+            out[c][(i * ny + j) * nz + l] = (float)x;
+          }
+    if (st == AWE_OK) {
+      b->n[0] = (int)nx;
+      b->n[1] = (int)ny;
+      b->n[2] = (int)nz;
+      b->d[0] = b->d[1] = gs;
+      b->d[2] = hs;
+      b->x0[0] = 0.0;
+      b->x0[1] = -0.5 * (double)(ny - 1) * gs;
+      b->x0[2] = z0;
+      b->periodic_x = 1;
+      b->gamma = b->length = b->ae = b->ti = b->h_ref = NAN;
+      b->v_ref = a[3].data[1];
+      b->seed = 0;
+    }
+  }
+  for (int c = 0; c < 4; c++) awe_npy_free(&a[c]);
+  if (st != AWE_OK) awe_wind_box_free(b);
+  return st;
+}
+
+
+static awe_status read_npz_file(const char *path, const awe_npz_grid *g, awe_wind_box *b,
+                                awe_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno));
+  unsigned char *buf = NULL;
+  long len = -1;
+  if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+  awe_status st = AWE_OK;
+  if (len < 0 || fseek(f, 0, SEEK_SET)) {
+    st = awe_err_set(err, AWE_EIO, "%s: cannot find its size: %s", path, strerror(errno));
+  } else if (!(buf = malloc(len ? (size_t)len : 1))) {
+    st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory for %ld bytes", path, len);
+  } else if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+    st = awe_err_set(err, AWE_EIO, "%s: read error", path);
+  } else {
+    st = awe_wind_box_read_npz(buf, (size_t)len, path, g, b, err);
+  }
+  free(buf);
+  fclose(f);
+  return st;
+}
+
+
 awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err) {
+  return awe_wind_box_read_grid(path, NULL, b, err);
+}
+
+
+awe_status awe_wind_box_read_grid(const char *path, const awe_npz_grid *g, awe_wind_box *b,
+                                  awe_err *err) {
   memset(b, 0, sizeof(*b));
   FILE *probe = fopen(path, "rb");
   if (!probe) return awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno));
@@ -234,6 +341,7 @@ awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err) {
     fclose(f);
     return st;
   }
+  if (len > 4 && !strcmp(path + len - 4, ".npz")) return read_npz_file(path, g, b, err);
   H5E_auto2_t fn;
   void *data;
   H5Eget_auto2(H5E_DEFAULT, &fn, &data);

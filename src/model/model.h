@@ -39,6 +39,7 @@ typedef struct {
   struct awe_wind_box_s *box; /* the scenario's turbulent wind box, NULL = none (owned) */
   const char *box_path;   /* its file (model pool) */
   double box_scale;       /* its fluctuations times this */
+  double box_gen_seconds; /* wall time drawing it (wind.field.generate) [s]; NAN when read */
   double box_advection;   /* Taylor's frozen-turbulence speed [m/s]; NAN = the settings' mean
                            * wind at the box's middle height */
   double cd_tether;       /* tether drag coefficient [-] */

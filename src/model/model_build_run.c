@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/wind_box_read.h"
+#include "turb/mann.h"
 #include "model/model_build_internal.h"
 #include "util/pool.h"
 #include "util/vec3.h"
@@ -135,13 +137,28 @@ static int gust_needs_height(const awe_model *m, const awe_gust_spec *g) {
 /* The scenario's wind box: read and checked (io/wind_box_read.h), its advection speed. */
 static awe_status wind_box(awe_model *m, const awe_wind_spec *ws, awe_err *err) {
   m->env.box = NULL;
-  if (!ws->field) return AWE_OK;
+  m->env.box_gen_seconds = NAN;
+  if (!ws->field && !ws->generate) return AWE_OK;
   awe_wind_box *b = calloc(1, sizeof(*b));
   if (!b) return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  awe_status st = awe_wind_box_read(ws->field, b, err);
+  awe_status st;
+  char name[96] = "";
+  if (ws->generate) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = awe_mann_box(ws->generate, b, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    m->env.box_gen_seconds =
+        (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    snprintf(name, sizeof(name), "the generated wind box (seed %llu)",
+             (unsigned long long)ws->generate->seed);
+  } else {
+    awe_npz_grid g = {ws->npz_grid[0], ws->npz_grid[1], ws->npz_grid[2]};
+    st = awe_wind_box_read_grid(ws->field, &g, b, err);
+  }
   if (st == AWE_OK && awe_wind_box_interleave(b)) {
     awe_wind_box_free(b);
-    st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", ws->field);
+    st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", ws->field ? ws->field : name);
   }
   if (st) {
     free(b);
@@ -153,7 +170,7 @@ static awe_status wind_box(awe_model *m, const awe_wind_spec *ws, awe_err *err) 
     return st;
   }
   m->env.box = b;
-  m->env.box_path = awe_pool_strdup(m->pool, ws->field);
+  m->env.box_path = awe_pool_strdup(m->pool, ws->field ? ws->field : name);
   m->env.box_scale = ws->field_scale;
   m->env.box_advection = ws->advection; /* NAN: engine/wind.c takes the profile's */
   return AWE_OK;

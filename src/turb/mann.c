@@ -248,3 +248,43 @@ done:
   free(bt);
   return st;
 }
+
+
+awe_status awe_mann_box(const awe_mann_spec *s, awe_wind_box *b, awe_err *err) {
+  memset(b, 0, sizeof(*b));
+  AWE_TRY(check_spec(s, err));
+  size_t n = (size_t)s->n[0] * s->n[1] * s->n[2];
+  b->u = malloc(sizeof(float) * n);
+  b->v = malloc(sizeof(float) * n);
+  b->w = malloc(sizeof(float) * n);
+  double ae = 0.0;
+  awe_status st = AWE_OK;
+  if (!b->u || !b->v || !b->w)
+    st = awe_err_set(err, AWE_ENOMEM, "out of memory for a %d x %d x %d box", s->n[0], s->n[1],
+                     s->n[2]);
+  else
+    st = awe_mann_generate(s, b->u, b->v, b->w, &ae, err);
+  if (st) {
+    free(b->u);
+    free(b->v);
+    free(b->w);
+    memset(b, 0, sizeof(*b));
+    return st;
+  }
+  for (int a = 0; a < 3; a++) {
+    b->n[a] = s->n[a];
+    b->d[a] = s->d[a];
+  }
+  b->x0[0] = 0.0;
+  b->x0[1] = -0.5 * (s->n[1] - 1) * s->d[1];
+  b->x0[2] = isnan(s->z_bottom) ? s->h_ref - 0.5 * (s->n[2] - 1) * s->d[2] : s->z_bottom;
+  b->periodic_x = 1;
+  b->gamma = s->gamma;
+  b->length = s->length;
+  b->ae = ae;
+  b->ti = s->ti;
+  b->v_ref = s->v_ref;
+  b->h_ref = s->h_ref;
+  b->seed = s->seed;
+  return AWE_OK;
+}

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "turb/wind_box.h"
 #include "util/status.h"
 
 typedef struct {
@@ -64,6 +65,11 @@ void awe_mann_matrix(double gamma, double length, const double k[3], double C[9]
  * naming the parameter), out of memory. */
 awe_status awe_mann_generate(const awe_mann_spec *s, float *u, float *v, float *w,
                              double *ae_used, awe_err *err);
+
+/* The whole box b (u, v, w malloc'd, the caller frees them) as `awesim wind generate` writes
+ * it: x from 0 (periodic), y centred, z from z_bottom (default h_ref minus half the box), the
+ * spec's parameters as attributes. b is empty on failure. */
+awe_status awe_mann_box(const awe_mann_spec *s, awe_wind_box *b, awe_err *err);
 
 /* The box's expected variances of u, v, w and covariance uw (the discrete sum over its wave
  * numbers) for alpha eps^(2/3) = ae: var[0..2], var[3] = <uw>. */

@@ -7,7 +7,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-60}
 shift
-list=${*:-scenario structure aero polar settings vsm_settings sweep_grid wind_box}
+list=${*:-scenario structure aero polar settings vsm_settings sweep_grid wind_box wind_npz}
 pass=0
 fail=0
 seeds() {
@@ -20,6 +20,7 @@ seeds() {
     vsm_settings) ls models/*/vsm_settings.yaml tests/data/polar/vsm*.yaml ;;
     sweep_grid) ls tests/fuzz/seeds_sweep_grid/*.yaml ;;
     wind_box) ls tests/fuzz/seeds_wind_box/*.bts ;;
+    wind_npz) ls tests/fuzz/seeds_wind_npz/*.npz ;;
   esac 2>/dev/null
 }
 for h in $list; do
