@@ -288,8 +288,9 @@ check "merge -o a run's log: exit 74" [ $? -eq 74 ]
 # ---- 3. SIGTERM and SIGINT stop tools/awesim-sweep ---------------------------------------------
 for sig in TERM INT; do
   D=$T/stop$sig
-  printf 'scenario: %s\nset: {run.duration: 5000}\ngrid:\n  settings.environment.v_wind: [2, 4, 6, 8, 10, 12]\n' \
-    "$SCEN" >"$T/stop.yaml"
+  # the undamped pendulum (rk8pd, ~700x real time): every point runs ~30 s unless stopped
+  printf 'scenario: %s\nset: {run.duration: 20000, run.dt: 1}\ngrid:\n  settings.environment.v_wind: [2, 4, 6, 8, 10, 12]\n' \
+    "$(pwd)/scenarios/pendulum.yaml" >"$T/stop.yaml"
   # started with SIGINT at its default (a background job of sh would ignore it)
   /usr/bin/python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
