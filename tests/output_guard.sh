@@ -232,5 +232,22 @@ else bad "own-steps: steps '$steps', settling_steps '$settle'"; fi
 grep_in own-steps-summary "$tmp/err" "^awesim: complete: .*; steps $steps \\("
 grep_in settling-steps-summary "$tmp/err" "^awesim: settling: steps $settle \\("
 
+# a signal inside one long log step (run.dt 50 s: many integrator steps between two rows) keeps
+# the steps counted so far (the integrator's counters restart after a stop from inside; before,
+# the count fell back to 0 while the right-hand sides kept theirs)
+"$AWESIM" simulate scenarios/aerostat.yaml --no-hdf5 --set run.duration=5000000 --set run.dt=50 \
+  --set settings.environment.v_wind=10 --summary-json "$tmp/sig.json" 2>"$tmp/err" &
+spid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q 'steady state' "$tmp/err" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+sleep 0.2
+kill -TERM $spid 2>/dev/null
+wait $spid
+steps=$(sed -n 's/.*"steps": \([0-9]*\),.*/\1/p' "$tmp/sig.json")
+rhs=$(sed -n 's/.*"rhs_calls": \([0-9]*\),.*/\1/p' "$tmp/sig.json")
+tend=$(sed -n 's/.*"t_end": \([0-9.e+]*\),.*/\1/p' "$tmp/sig.json")
+if [ -n "$steps" ] && [ "$steps" -gt 0 ] && [ -n "$rhs" ] && [ "$rhs" -gt "$steps" ]; then ok
+else bad "interrupted-steps: steps '$steps', rhs '$rhs' at t_end '$tend'"; fi
+
 echo "output_guard: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -802,8 +802,11 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
     st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, d->sys, t, t1, &d->h, y);
     collect(it);
     if (st == AWE_INTEG_GUARD) {
-      /* a stop from inside: evolve must be reset before it is used again (GSL manual) */
+      /* a stop from inside: evolve must be reset before it is used again (GSL manual); its
+       * counters restart at 0, and so do the marks collect() counts from (else the final
+       * collect below would take back every step counted so far) */
       gsl_odeiv2_evolve_reset(d->e);
+      it->count0 = it->failed0 = 0;
       break;
     }
     if (st == GSL_FAILURE) {
