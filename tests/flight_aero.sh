@@ -3,7 +3,7 @@
 # rows of a kite flying crosswind at 20 m/s in 8 m/s of wind from 258 deg (4.5 rad), with an air
 # force of CL 0.7 and CD 0.1 (plus the quarter of the tether's drag the tool removes) on 19.75
 # m^2, 36.2 kg of kite and KCU, and the tether force (in kgf, as the 2019 log) and direction that
-# balance them; one reel-in row that must be ignored. Checks the printed medians (CL 0.700, CD
+# balance them; one reel-in row (a copy of the first) that only --reel-in takes. Checks the printed medians (CL 0.700, CD
 # 0.100, wind 8.0 m/s, L/D 7.0) to 0.005, the --log-z0 route on the same rows (the ground wind
 # given so that the log law puts 8 m/s at the kite), and that a file without the columns the
 # balance needs is refused with exit 66 and the missing names.
@@ -67,6 +67,9 @@ near CD_kite 0.100
 near vw 8.000
 near LD_kite 7.000
 grep -q ' 2$' "$tmp/out" && ok || bad "reel-out rows counted: $(grep log.csv "$tmp/out")"
+"tools/flight-aero" --reel-in "$tmp/log.csv" >"$tmp/out" 2>"$tmp/err"
+grep -q ' 1$' "$tmp/out" && ok || bad "--reel-in rows counted: $(grep log.csv "$tmp/out")"
+near CL 0.700
 tools/flight-aero --log-z0 0.004 "$tmp/log.csv" >"$tmp/out" 2>"$tmp/err"
 near CL 0.700
 near CD_kite 0.100
