@@ -24,7 +24,7 @@
  *                 cycles; tests/v3_pumping.sh checks the first 90 s)
  *   v3flight-420s scenarios/v3_2019.yaml: the V3 kite with the 2019 flight's set-points (KCU
  *                 depower and steering motors, square-root reel-out law, 239 -> 338 m), VSM at
- *                 20 Hz, its full 420 s (four full cycles; tests/v3_2019.sh checks 160 s)
+ *                 20 Hz, its full 420 s (two full cycles; tests/v3_2019.sh checks 300 s)
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
  *   NAME-rosw     each case again with run.solver=ros34pw2 (the Rosenbrock-W stepper)
