@@ -528,7 +528,7 @@ static void putf(FILE *f, float x) {
 
 
 /* a TurbSim .bts file: its time steps become x (time step 0 at x = 0, the later ones upstream at
- * -i u_hub dt), y centred, z from z_bottom; the time mean removed; ID 7 periodic */
+ * -i u_hub dt), y centred, z from z_bottom; the time mean removed; repeated along x (any ID) */
 static void test_bts(void) {
   const char *path = "build/tests/test_wind_box.bts";
   FILE *f = fopen(path, "wb");

@@ -111,11 +111,13 @@ static int rd_f32(FILE *f, double *v) {
 
 
 /* TurbSim's binary full-field file (.bts, TurbSim user's guide, appendix "binary full-field
- * files"): ID (7 periodic, 8 not), nz, ny, ntower, nt, dz, dy, dt, u_hub, z_hub, z_bottom, the
+ * files"): ID (8 periodic, 7 not: InflowWind's reading), nz, ny, ntower, nt, dz, dy, dt, u_hub, z_hub, z_bottom, the
  * (slope, offset) of u, v, w, a description, then int16 u, v, w per point, y fastest, then z,
  * then time (tower points after each time). Time step i passes x = 0 at i dt: in the box it lies
  * at x = -i u_hub dt (the box's x runs from -(nt - 1) dx to 0). The time mean at every point is
- * removed (the scenario's profile is the mean). */
+ * removed (the scenario's profile is the mean). Both IDs repeat along x: the box arrives with
+ * the wind, so a downwind kite would leave a box that does not repeat at its first step; an
+ * ID 7 box has a jump where it wraps. */
 awe_status awe_wind_box_read_bts(FILE *f, const char *path, awe_wind_box *b, awe_err *err) {
   memset(b, 0, sizeof(*b));
   int id;
@@ -211,7 +213,7 @@ awe_status awe_wind_box_read_bts(FILE *f, const char *path, awe_wind_box *b, awe
     b->x0[0] = -(double)(nt - 1) * b->d[0];
     b->x0[1] = -0.5 * (double)(ny - 1) * dy;
     b->x0[2] = zb;
-    b->periodic_x = id == 7;
+    b->periodic_x = 1;
     b->gamma = b->length = b->ae = b->ti = NAN;
     b->v_ref = uh;
     b->h_ref = zh;
