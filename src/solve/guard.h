@@ -37,6 +37,9 @@ typedef enum {
 #define AWE_GUARD_MAX_STEPS 1e9
 /* Relative step-size floor when run.min_step is not set: h >= AWE_GUARD_MIN_STEP max(1, |t|). */
 #define AWE_GUARD_MIN_STEP 1e-12
+/* The stop flag's value for a stop requested by the library's caller (awesim_request_stop),
+ * not a signal: no signal has this number, and it fits a signed or unsigned sig_atomic_t. */
+#define AWE_GUARD_STOP_REQUEST 127
 /* Speed bound: 10 x the speed of sound at 15 degC (343 m/s) [m/s]. */
 #define AWE_GUARD_MAX_SPEED 3430.0
 /* Position bound: this many times the model's size (awe_guard_bounds). */
