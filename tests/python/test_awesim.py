@@ -283,5 +283,78 @@ out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=Tru
 check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False"],
       "registered with Gymnasium as awesim/ParkedKite-v0 (%r %r)" % (out.stdout, out.stderr[-300:]))
 
+# ---- stopping: request_stop from a timer thread, from a signal handler, and Ctrl-C ----
+import signal  # noqa: E402
+import threading  # noqa: E402
+
+LONG = {"run.duration": 100000, "run.dt": 1}  # minutes of wall time at ~600x real time
+
+
+def stopped_within(call, arm, exc):
+    """call() with arm() scheduling a stop 50 ms on; (raised, ms from call to return)"""
+    t0 = time.monotonic()
+    arm()
+    try:
+        call()
+        return None, 1e3 * (time.monotonic() - t0)
+    except exc as e:
+        return e, 1e3 * (time.monotonic() - t0)
+
+
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+h5path = os.path.join(tmp, "stopped.h5")
+sim.log_hdf5(h5path)
+e, ms = stopped_within(lambda: sim.step_to(sim.duration),
+                       lambda: threading.Timer(0.05, sim.request_stop).start(), awesim.Interrupted)
+t_stop = sim.time
+print("  step_to stopped by a timer thread: %.1f ms, t = %.3f s: %s" % (ms, t_stop, e))
+check(e is not None and e.code == 9 and "interrupted by a stop request" in str(e),
+      "request_stop from a thread: Interrupted (code 9)")
+check(40 < ms < 150, "request_stop: step_to returns %.1f ms after the call (the stop at 50)" % ms)
+check(1.0 < t_stop < sim.duration and sim.interrupted, "stopped at t = %g s" % t_stop)
+check(math.isfinite(sim["points.bob.pos.x"]), "the handle still reads channels")
+try:
+    sim.step(1.0)
+    check(False, "a step after the stop is refused")
+except awesim.Interrupted:
+    check(sim.time == t_stop, "a step after the stop is refused")
+sim.close_hdf5()
+if h5py is not None:
+    with h5py.File(h5path, "r") as f:
+        st = f.attrs["status"]
+        st = st.decode() if isinstance(st, bytes) else str(st)
+        nrow = len(f["time"])
+    check(st == "interrupted" and nrow == math.floor(t_stop) + 1,
+          "the HDF5 log: status %s, %d rows to t = %g s" % (st, nrow, t_stop))
+sim.close()
+
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+old = signal.signal(signal.SIGALRM, lambda sig, frame: sim.request_stop())
+e, ms = stopped_within(sim.run, lambda: signal.setitimer(signal.ITIMER_REAL, 0.05),
+                       awesim.Interrupted)
+signal.signal(signal.SIGALRM, old)
+n = len(e.log["time"]) if e is not None and e.log is not None else -1
+print("  run stopped from a SIGALRM handler: %.1f ms, %d rows, t = %.3f s" % (ms, n, sim.time))
+check(e is not None and 40 < ms < 150, "request_stop in a signal handler stops run() (%.1f ms)"
+      % ms)
+check(n >= 2 and e.log["time"][-1] == n - 1 and sim.time < n, "run(): .log holds the rows to "
+      "the stop (%d)" % n)
+sim.close()
+
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+e, ms = stopped_within(lambda: sim.step_to(sim.duration),
+                       lambda: threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start(),
+                       KeyboardInterrupt)
+print("  Ctrl-C (SIGINT) during step_to: %.1f ms, t = %.3f s" % (ms, sim.time))
+check(e is not None and 40 < ms < 150, "SIGINT: KeyboardInterrupt once the C loop stopped "
+      "(%.1f ms)" % ms)
+check(sim.interrupted and 1.0 < sim.time < sim.duration, "SIGINT stopped the C loop at t = %g s"
+      % sim.time)
+t_ki = sim.time
+time.sleep(0.05)
+check(sim.time == t_ki, "the C loop has returned when KeyboardInterrupt is raised")
+check(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "SIGINT handler untouched")
+sim.close()
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
