@@ -276,12 +276,63 @@ code = ("import gymnasium, kite_env\n"
         "env = gymnasium.registry['awesim/ParkedKite-v0'](duration=0.5)\n"
         "obs, info = env.reset(seed=3)\n"
         "print(isinstance(env, gymnasium.Env), type(env.action_space).__module__, env.seeded,"
-        " env.step([0.5])[3])\n")
+        " env.step([0.5])[3],"
+        " type(gymnasium.registry['awesim/FigureEight-v0']()).__name__)\n")
 out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                      env=dict(os.environ, PYTHONPATH=os.pathsep.join(
                          [os.path.dirname(fake), str(root / "examples" / "python")])))
-check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False"],
-      "registered with Gymnasium as awesim/ParkedKite-v0 (%r %r)" % (out.stdout, out.stderr[-300:]))
+check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False", "FigureEightEnv"],
+      "registered with Gymnasium as awesim/ParkedKite-v0 and awesim/FigureEight-v0 (%r %r)" % (out.stdout, out.stderr[-300:]))
+
+# ---- the figure-eight environment: reward = the mean winch force over the step, from the log ----
+fe = kite_env.FigureEightEnv(duration=2.0, period=0.2)
+obs, info = fe.reset(seed=0)
+check(obs.shape == (6,) and obs[5] == 0.0 and info["time"] == 0.0, "figure eight: reset")
+fe_h5 = os.path.join(tmp, "fe.h5")
+fe.sim.log_hdf5(fe_h5)
+steps, u_after = [], []
+while True:
+    t0 = fe.sim.time
+    obs, r, terminated, truncated, info = fe.step(np.array([0.5]))
+    steps.append((t0, info["time"], r))
+    u_after.append(obs[5])
+    if terminated or truncated:
+        break
+check(len(steps) == 10 and truncated and not terminated,
+      "figure eight: 2 s at 0.2 s = 10 steps, truncated (%d)" % len(steps))
+# the tape: 0.5 x 0.2 m = 0.1 m, reached at 0.2 m/s: 0.01 m per log interval
+check(abs(u_after[0] - 0.04) < 1e-12 and abs(u_after[2] - 0.1) < 1e-12,
+      "figure eight: the steering tape is rate-limited (%r)" % u_after[:3])
+if h5py is not None:
+    fe.sim.close_hdf5()
+    with h5py.File(fe_h5, "r") as f:
+        lt = f["time"][:]
+        lf = f["winches/force"][:, 0]
+    ref = [1e-3 * np.mean(lf[(lt > a + 1e-9) & (lt <= b + 1e-9)]) for a, b, _ in steps]
+    got = [r for _, _, r in steps]
+    print("  figure eight rewards [kN]:", " ".join("%.4f" % r for r in got))
+    check(all(abs(a - b) <= 1e-12 * abs(b) for a, b in zip(got, ref)) and len(lt) == 41,
+          "figure eight: reward = mean winch force of the log over the step (%r vs %r)"
+          % (got[:3], ref[:3]))
+    check(min(got) > 0.0 and max(got) - min(got) > 1e-3, "figure eight: the reward varies")
+fe.close()
+
+# bang-bang on the azimuth (+-0.6 of the tape, switching past +-25 deg) flies into the ground
+fe = kite_env.FigureEightEnv(duration=60.0)
+obs, _ = fe.reset()
+side, n = 1.0, 0
+while True:
+    az = math.degrees(obs[1])
+    side = -1.0 if side > 0 and az > 25 else 1.0 if side < 0 and az < -25 else side
+    obs, r, terminated, truncated, info = fe.step([0.6 * side])
+    n += 1
+    if terminated or truncated:
+        break
+print("  figure eight, bang-bang: ended at t = %.2f s, terminated %s, elevation %.2f deg"
+      % (info["time"], terminated, math.degrees(obs[0])))
+check(terminated and not truncated and fe.sim.crashed and info["time"] < 60.0
+      and obs[0] < math.radians(1.0), "figure eight: a crash terminates the episode")
+fe.close()
 
 # ---- stopping: request_stop from a timer thread, from a signal handler, and Ctrl-C ----
 import signal  # noqa: E402
