@@ -65,7 +65,8 @@ static void test_step_to(void) {
   ENSURE(awesim_interrupted(s) == 1);
   ENSURE(strstr(awesim_message(s), "interrupted by a stop request") != NULL);
   /* the channels of the last accepted state: the bob on its 1 m rod */
-  int x = awesim_channel_index(s, "points.bob.pos.x"), z = awesim_channel_index(s, "points.bob.pos.z");
+  int x = awesim_channel_index(s, "points.bob.pos.x");
+  int z = awesim_channel_index(s, "points.bob.pos.z");
   double px = awesim_get(s, x), pz = awesim_get(s, z);
   ENSURE(isfinite(px) && isfinite(pz) && px * px + pz * pz > 0.0);
   /* the run is over: later steps are refused at once */

@@ -8,8 +8,8 @@ V3 flying figure eights (FigureEightEnv, below).
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(np.array([0.2]))
 
-ParkedKiteEnv. Action: one number in [-1, 1], the steering: the left line lengthened and the right one
-shortened by action * max_steer (0.05 m, the builtin pid's limit), held for one period
+ParkedKiteEnv. Action: one number in [-1, 1], the steering: the left line lengthened and the
+right one shortened by action * max_steer (0.05 m, the builtin pid's limit), held for one period
 (0.05 s, 20 Hz). Observation: heading, azimuth, elevation [rad] and the previous action.
 Reward: -(heading^2 + azimuth^2) per step. Terminated: a crash, |azimuth| > 45 deg or the
 elevation below 10 deg. Truncated: the end of the episode (duration). The run is

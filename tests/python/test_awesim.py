@@ -282,7 +282,8 @@ out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=Tru
                      env=dict(os.environ, PYTHONPATH=os.pathsep.join(
                          [os.path.dirname(fake), str(root / "examples" / "python")])))
 check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False", "FigureEightEnv"],
-      "registered with Gymnasium as awesim/ParkedKite-v0 and awesim/FigureEight-v0 (%r %r)" % (out.stdout, out.stderr[-300:]))
+      "registered with Gymnasium as awesim/ParkedKite-v0 and awesim/FigureEight-v0 (%r %r)"
+      % (out.stdout, out.stderr[-300:]))
 
 # ---- the figure-eight environment: reward = the mean winch force over the step, from the log ----
 fe = kite_env.FigureEightEnv(duration=2.0, period=0.2)
