@@ -5,7 +5,8 @@
  * polish, the linearization's perturbations) polls one awe_guard, which trips on
  *   a signal        the CLI's handler stores the stop signal (SIGINT, SIGTERM, SIGHUP...) in a
  *                   volatile sig_atomic_t it owns
- *                   (C11 7.14.1.1: the one object a handler may write); the guard only reads it
+ *                   (C11 7.14.1.1: the one object a handler may write); the guard only reads it.
+ *                   libawesim's awesim_request_stop stores AWE_GUARD_STOP_REQUEST in the same way
  *   wall time       run.max_wall_time [s] (default: none), counted from awe_guard_init
  *   steps           run.max_steps integrator steps, accepted and rejected (default 1e9)
  *   step size       an accepted step (or the next one proposed) shorter than the floor
