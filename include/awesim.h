@@ -107,6 +107,17 @@ awesim_status awesim_step_to(awesim_sim *s, double t);
 awesim_status awesim_step(awesim_sim *s, double dt);
 /* 1 after a wing hit the ground (run.on_crash: stop ends the run there). */
 int awesim_crashed(const awesim_sim *s);
+/* Ask the run of s to stop: a step_to, step or run in progress on s (in
+ * another thread, or the one this signal handler interrupted) returns AWESIM_EINTR within one
+ * right-hand-side evaluation, with the time and state of the last accepted integrator step;
+ * later steps return AWESIM_EINTR at once. The one call that may be made on a handle in use
+ * by another thread, and async-signal-safe (it stores one volatile sig_atomic_t). The handle
+ * stays usable for reading channels, and awesim_close / awesim_log_hdf5_close close the HDF5
+ * log with the status "interrupted". A request made between calls ends the run as well.
+ * (awesim_trim and awesim_linearize do not poll it.) */
+void awesim_request_stop(awesim_sim *s);
+/* 1 once awesim_request_stop was called on s. */
+int awesim_interrupted(const awesim_sim *s);
 
 /* Log the rows of `simulate --csv=patterns` (patterns NULL: every channel) to path from now
  * on, starting with the current row; the same bytes as the CLI writes. Closed by awesim_close

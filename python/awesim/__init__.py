@@ -11,15 +11,64 @@
 
 Needs numpy and libawesim.so (found as awesim/_lib.py says); no compiler. Errors raise
 awesim.Error with awesim's message.
+
+Stopping: sim.request_stop() (from another thread, a timer or a signal handler) ends a
+step_to / run / step in progress within milliseconds; that call raises awesim.Interrupted
+(an Error; from run() its .log holds the rows up to the stop) and later steps raise it too.
+Ctrl-C (KeyboardInterrupt) during run, or a step (step, step_to) longer than run.dt, stops
+the C loop the same way and is raised again once it returned: those calls run the C loop in
+a worker thread while the main thread waits, interruptible (a step of one run.dt or less
+calls C directly, without the thread's ~50 us: Ctrl-C then takes effect between steps).
 """
 import ctypes
+import threading
 
 import numpy as np
 
 from . import _lib
 from ._lib import Error
 
-__all__ = ["Simulation", "Error", "Log", "Linear", "version"]
+__all__ = ["Simulation", "Error", "Interrupted", "Log", "Linear", "version"]
+
+_EINTR = 9  # AWESIM_EINTR
+
+
+class Interrupted(Error):
+    """A call ended by sim.request_stop() (or Ctrl-C): the run is over, the handle stays
+    readable. From run(): .log holds the rows up to the stop."""
+    log = None
+
+
+def _waiting(sim, fn, *args):
+    """fn(*args) (a C call that releases the GIL) in a worker thread, the main thread waiting:
+    Ctrl-C and Python signal handlers run while C works; KeyboardInterrupt asks the C loop to
+    stop, waits for it and is raised again."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    out, done = [], threading.Event()
+
+    def work():
+        try:
+            out.append(fn(*args))
+        finally:
+            done.set()
+    threading.Thread(target=work, daemon=True).start()
+    try:
+        while not done.wait(0.5):
+            pass
+    except BaseException:
+        # the C loop must have returned before the handle may be used or freed (a Thread.join
+        # interrupted by Ctrl-C can report a live thread as ended): wait on our own flag,
+        # through further Ctrl-Cs
+        _lib.request_stop(sim._h)
+        while True:
+            try:
+                done.wait()
+                break
+            except BaseException:
+                pass
+        raise
+    return out[0]
 
 
 def version():
@@ -148,7 +197,21 @@ class Simulation:
 
     def _check(self, status):
         if status:
-            raise Error(status, _lib.message(self._h).decode(errors="replace"))
+            cls = Interrupted if status == _EINTR else Error
+            raise cls(status, _lib.message(self._h).decode(errors="replace"))
+
+    # ---- stopping ----
+    def request_stop(self):
+        """Ask the call in progress (step_to, run, step, in another thread) to stop: it
+        raises awesim.Interrupted within milliseconds; the run is over. Safe from a signal
+        handler or another thread."""
+        if self._h:
+            _lib.request_stop(self._h)
+
+    @property
+    def interrupted(self):
+        """True after request_stop() (or Ctrl-C during a call)."""
+        return bool(_lib.interrupted(self._h))
 
     # ---- time ----
     @property
@@ -164,12 +227,19 @@ class Simulation:
     def step(self, dt=None):
         """Advance by dt (default run.dt); a target within 1e-9 s of a log time is that log
         time (repeated steps of run.dt do not drift). Returns the new time."""
-        self._check(_lib.step(self._h, self.dt if dt is None else dt))
+        dt = self.dt if dt is None else dt
+        if dt > self.dt * (1.0 + 1e-9):
+            self._check(_waiting(self, _lib.step, self._h, dt))
+        else:
+            self._check(_lib.step(self._h, dt))
         return _lib.time(self._h)
 
     def step_to(self, t):
         """Advance to time t [s] (stopping at every log time on the way, as `simulate`)."""
-        self._check(_lib.step_to(self._h, t))
+        if t - _lib.time(self._h) > self.dt * (1.0 + 1e-9):
+            self._check(_waiting(self, _lib.step_to, self._h, t))
+        else:
+            self._check(_lib.step_to(self._h, t))
         return _lib.time(self._h)
 
     # ---- channels ----
@@ -207,10 +277,17 @@ class Simulation:
         n = _lib.rows_left(self._h)
         rows = np.empty((max(n, 0), len(self.channels) + 1))
         got = ctypes.c_long(0)
-        self._check(_lib.run(self._h, rows.ctypes.data_as(_lib.P_double), n, ctypes.byref(got)))
+        rc = _waiting(self, _lib.run, self._h, rows.ctypes.data_as(_lib.P_double), n,
+                      ctypes.byref(got))
         names = ["time"] + self.channels
         units = ["s"] + [self.units[c] for c in self.channels]
-        return Log(names, units, rows[:got.value])
+        log = Log(names, units, rows[:got.value])
+        try:
+            self._check(rc)
+        except Interrupted as e:
+            e.log = log
+            raise
+        return log
 
     def log_csv(self, path, patterns=None):
         """Write the rows of `simulate --csv=patterns` to path from now on (the same bytes)."""

@@ -2,6 +2,7 @@
 #ifndef AWE_API_INTERNAL_H
 #define AWE_API_INTERNAL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "../../include/awesim.h" /* the public header lives outside src/ */
@@ -34,6 +35,9 @@ struct awesim_sim {
   int failed;              /* a step failed: the HDF5 log closes as failed */
   awe_linsys lin;          /* the last linearization (nx = 0: none) */
   int have_lin;
+  /* the stop flag of the run's guard: awesim_request_stop sets it (from a signal handler or
+   * another thread), every loop of the run polls it */
+  volatile sig_atomic_t stop;
 };
 
 /* AWE_TRY for the API's own status type */

@@ -121,6 +121,7 @@ awesim_sim *awesim_open(const char *scenario, int nset, const char *const *sets,
   if (!s->m) goto fail;
   s->sim = awe_sim_alloc(s->m, NULL, &s->err);
   if (!s->sim) goto fail;
+  awe_sim_set_stop(s->sim, &s->stop);
   s->chan = name_table(&s->m->reg.output, 1, &s->nchan);
   s->in = name_table(&s->m->reg.input, 0, &s->nin);
   if (!s->chan || !s->in) {
@@ -166,6 +167,13 @@ double awesim_time(const awesim_sim *s) { return s->sim->t; }
 double awesim_duration(const awesim_sim *s) { return s->m->opt.duration; }
 double awesim_dt(const awesim_sim *s) { return s->m->opt.dt; }
 int awesim_crashed(const awesim_sim *s) { return s->sim->crash.happened; }
+
+/* async-signal-safe: one store to a volatile sig_atomic_t, no call, no lock */
+void awesim_request_stop(awesim_sim *s) {
+  if (s) s->stop = AWE_GUARD_STOP_REQUEST;
+}
+
+int awesim_interrupted(const awesim_sim *s) { return s->stop != 0; }
 
 
 static int find(const awe_api_scalar *t, int n, const char *name) {
@@ -285,7 +293,8 @@ static awesim_status log_row(awesim_sim *s) {
 static awesim_status step1(awesim_sim *s, double t) {
   API_TRY(awe_api_refresh(s));
   if (awe_sim_step(s->sim, t, &s->err)) {
-    s->failed = 1;
+    s->failed = s->err.code != AWE_EINTR; /* a stop: the log is kept, marked interrupted */
+    s->dirty = s->err.code == AWE_EINTR; /* the outputs of the last accepted state */
     return fail_err(s, &s->err);
   }
   return AWESIM_OK;
@@ -302,6 +311,9 @@ awesim_status awesim_step_to(awesim_sim *s, double t) {
   if (sim->crash.happened && !m->opt.on_crash_continue)
     return awe_api_fail(s, AWE_EINTEG, "t = %.9g s: the run ended: a wing hit the ground",
                         sim->t);
+  if (s->stop)
+    return awe_api_fail(s, AWE_EINTR, "t = %.9g s: the run ended: interrupted by %s", sim->t,
+                        s->stop == AWE_GUARD_STOP_REQUEST ? "a stop request" : "a signal");
   long nlog = awe_sim_log_steps(m);
   while (sim->t < t) {
     double tl = s->k < nlog ? awe_sim_log_time(m, s->k + 1) : INFINITY;

@@ -54,7 +54,11 @@ awe_guard_reason awe_guard_poll(awe_guard *g, double t, int force) {
   if (g->stop && *g->stop) {
     int sig = (int)*g->stop;
     awe_guard_trip(g, AWE_GUARD_SIGNAL, "interrupted by %s at t = %.9g s in %s",
-                   sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal", t,
+                   sig == SIGINT                   ? "SIGINT"
+                   : sig == SIGTERM                ? "SIGTERM"
+                   : sig == AWE_GUARD_STOP_REQUEST ? "a stop request"
+                                                   : "a signal",
+                   t,
                    awe_guard_phase_text(g->phase));
     return g->why;
   }

@@ -5,7 +5,8 @@
  * polish, the linearization's perturbations) polls one awe_guard, which trips on
  *   a signal        the CLI's handler stores the stop signal (SIGINT, SIGTERM, SIGHUP...) in a
  *                   volatile sig_atomic_t it owns
- *                   (C11 7.14.1.1: the one object a handler may write); the guard only reads it
+ *                   (C11 7.14.1.1: the one object a handler may write); the guard only reads it.
+ *                   libawesim's awesim_request_stop stores AWE_GUARD_STOP_REQUEST in the same way
  *   wall time       run.max_wall_time [s] (default: none), counted from awe_guard_init
  *   steps           run.max_steps integrator steps, accepted and rejected (default 1e9)
  *   step size       an accepted step (or the next one proposed) shorter than the floor
@@ -37,6 +38,9 @@ typedef enum {
 #define AWE_GUARD_MAX_STEPS 1e9
 /* Relative step-size floor when run.min_step is not set: h >= AWE_GUARD_MIN_STEP max(1, |t|). */
 #define AWE_GUARD_MIN_STEP 1e-12
+/* The stop flag's value for a stop requested by the library's caller (awesim_request_stop),
+ * not a signal: no signal has this number, and it fits a signed or unsigned sig_atomic_t. */
+#define AWE_GUARD_STOP_REQUEST 127
 /* Speed bound: 10 x the speed of sound at 15 degC (343 m/s) [m/s]. */
 #define AWE_GUARD_MAX_SPEED 3430.0
 /* Position bound: this many times the model's size (awe_guard_bounds). */

@@ -276,12 +276,137 @@ code = ("import gymnasium, kite_env\n"
         "env = gymnasium.registry['awesim/ParkedKite-v0'](duration=0.5)\n"
         "obs, info = env.reset(seed=3)\n"
         "print(isinstance(env, gymnasium.Env), type(env.action_space).__module__, env.seeded,"
-        " env.step([0.5])[3])\n")
+        " env.step([0.5])[3],"
+        " type(gymnasium.registry['awesim/FigureEight-v0']()).__name__)\n")
 out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                      env=dict(os.environ, PYTHONPATH=os.pathsep.join(
                          [os.path.dirname(fake), str(root / "examples" / "python")])))
-check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False"],
-      "registered with Gymnasium as awesim/ParkedKite-v0 (%r %r)" % (out.stdout, out.stderr[-300:]))
+check(out.stdout.split() == ["True", "gymnasium.spaces", "3", "False", "FigureEightEnv"],
+      "registered with Gymnasium as awesim/ParkedKite-v0 and awesim/FigureEight-v0 (%r %r)"
+      % (out.stdout, out.stderr[-300:]))
+
+# ---- the figure-eight environment: reward = the mean winch force over the step, from the log ----
+fe = kite_env.FigureEightEnv(duration=2.0, period=0.2)
+obs, info = fe.reset(seed=0)
+check(obs.shape == (6,) and obs[5] == 0.0 and info["time"] == 0.0, "figure eight: reset")
+fe_h5 = os.path.join(tmp, "fe.h5")
+fe.sim.log_hdf5(fe_h5)
+steps, u_after = [], []
+while True:
+    t0 = fe.sim.time
+    obs, r, terminated, truncated, info = fe.step(np.array([0.5]))
+    steps.append((t0, info["time"], r))
+    u_after.append(obs[5])
+    if terminated or truncated:
+        break
+check(len(steps) == 10 and truncated and not terminated,
+      "figure eight: 2 s at 0.2 s = 10 steps, truncated (%d)" % len(steps))
+# the tape: 0.5 x 0.2 m = 0.1 m, reached at 0.2 m/s: 0.01 m per log interval
+check(abs(u_after[0] - 0.04) < 1e-12 and abs(u_after[2] - 0.1) < 1e-12,
+      "figure eight: the steering tape is rate-limited (%r)" % u_after[:3])
+if h5py is not None:
+    fe.sim.close_hdf5()
+    with h5py.File(fe_h5, "r") as f:
+        lt = f["time"][:]
+        lf = f["winches/force"][:, 0]
+    ref = [1e-3 * np.mean(lf[(lt > a + 1e-9) & (lt <= b + 1e-9)]) for a, b, _ in steps]
+    got = [r for _, _, r in steps]
+    print("  figure eight rewards [kN]:", " ".join("%.4f" % r for r in got))
+    check(all(abs(a - b) <= 1e-12 * abs(b) for a, b in zip(got, ref)) and len(lt) == 41,
+          "figure eight: reward = mean winch force of the log over the step (%r vs %r)"
+          % (got[:3], ref[:3]))
+    check(min(got) > 0.0 and max(got) - min(got) > 1e-3, "figure eight: the reward varies")
+fe.close()
+
+# bang-bang on the azimuth (+-0.6 of the tape, switching past +-25 deg) flies into the ground
+fe = kite_env.FigureEightEnv(duration=60.0)
+obs, _ = fe.reset()
+side, n = 1.0, 0
+while True:
+    az = math.degrees(obs[1])
+    side = -1.0 if side > 0 and az > 25 else 1.0 if side < 0 and az < -25 else side
+    obs, r, terminated, truncated, info = fe.step([0.6 * side])
+    n += 1
+    if terminated or truncated:
+        break
+print("  figure eight, bang-bang: ended at t = %.2f s, terminated %s, elevation %.2f deg"
+      % (info["time"], terminated, math.degrees(obs[0])))
+check(terminated and not truncated and fe.sim.crashed and info["time"] < 60.0
+      and obs[0] < math.radians(1.0), "figure eight: a crash terminates the episode")
+fe.close()
+
+# ---- stopping: request_stop from a timer thread, from a signal handler, and Ctrl-C ----
+import signal  # noqa: E402
+import threading  # noqa: E402
+
+LONG = {"run.duration": 100000, "run.dt": 1}  # minutes of wall time at ~600x real time
+
+
+def stopped_within(call, arm, exc):
+    """call() with arm() scheduling a stop 50 ms on; (raised, ms from call to return)"""
+    t0 = time.monotonic()
+    arm()
+    try:
+        call()
+        return None, 1e3 * (time.monotonic() - t0)
+    except exc as e:
+        return e, 1e3 * (time.monotonic() - t0)
+
+
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+h5path = os.path.join(tmp, "stopped.h5")
+sim.log_hdf5(h5path)
+e, ms = stopped_within(lambda: sim.step_to(sim.duration),
+                       lambda: threading.Timer(0.05, sim.request_stop).start(), awesim.Interrupted)
+t_stop = sim.time
+print("  step_to stopped by a timer thread: %.1f ms, t = %.3f s: %s" % (ms, t_stop, e))
+check(e is not None and e.code == 9 and "interrupted by a stop request" in str(e),
+      "request_stop from a thread: Interrupted (code 9)")
+check(40 < ms < 150, "request_stop: step_to returns %.1f ms after the call (the stop at 50)" % ms)
+check(1.0 < t_stop < sim.duration and sim.interrupted, "stopped at t = %g s" % t_stop)
+check(math.isfinite(sim["points.bob.pos.x"]), "the handle still reads channels")
+try:
+    sim.step(1.0)
+    check(False, "a step after the stop is refused")
+except awesim.Interrupted:
+    check(sim.time == t_stop, "a step after the stop is refused")
+sim.close_hdf5()
+if h5py is not None:
+    with h5py.File(h5path, "r") as f:
+        st = f.attrs["status"]
+        st = st.decode() if isinstance(st, bytes) else str(st)
+        nrow = len(f["time"])
+    check(st == "interrupted" and nrow == math.floor(t_stop) + 1,
+          "the HDF5 log: status %s, %d rows to t = %g s" % (st, nrow, t_stop))
+sim.close()
+
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+old = signal.signal(signal.SIGALRM, lambda sig, frame: sim.request_stop())
+e, ms = stopped_within(sim.run, lambda: signal.setitimer(signal.ITIMER_REAL, 0.05),
+                       awesim.Interrupted)
+signal.signal(signal.SIGALRM, old)
+n = len(e.log["time"]) if e is not None and e.log is not None else -1
+print("  run stopped from a SIGALRM handler: %.1f ms, %d rows, t = %.3f s" % (ms, n, sim.time))
+check(e is not None and 40 < ms < 150, "request_stop in a signal handler stops run() (%.1f ms)"
+      % ms)
+check(n >= 2 and e.log["time"][-1] == n - 1 and sim.time < n, "run(): .log holds the rows to "
+      "the stop (%d)" % n)
+sim.close()
+
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+e, ms = stopped_within(lambda: sim.step_to(sim.duration),
+                       lambda: threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start(),
+                       KeyboardInterrupt)
+print("  Ctrl-C (SIGINT) during step_to: %.1f ms, t = %.3f s" % (ms, sim.time))
+check(e is not None and 40 < ms < 150, "SIGINT: KeyboardInterrupt once the C loop stopped "
+      "(%.1f ms)" % ms)
+check(sim.interrupted and 1.0 < sim.time < sim.duration, "SIGINT stopped the C loop at t = %g s"
+      % sim.time)
+t_ki = sim.time
+time.sleep(0.05)
+check(sim.time == t_ki, "the C loop has returned when KeyboardInterrupt is raised")
+check(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "SIGINT handler untouched")
+sim.close()
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
