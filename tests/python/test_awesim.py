@@ -339,7 +339,9 @@ fe.close()
 import signal  # noqa: E402
 import threading  # noqa: E402
 
-LONG = {"run.duration": 100000, "run.dt": 1}  # minutes of wall time at ~600x real time
+# minutes of wall time at ~600x real time; the wall-time limit ends a stop that failed to land
+# (a failed check, not a hang)
+LONG = {"run.duration": 100000, "run.dt": 1, "run.max_wall_time": 30}
 
 
 def stopped_within(call, arm, exc):
@@ -393,6 +395,10 @@ check(n >= 2 and e.log["time"][-1] == n - 1 and sim.time < n, "run(): .log holds
       "the stop (%d)" % n)
 sim.close()
 
+# a test started in the background by a non-interactive shell (tests/run.sh's parallel pass)
+# inherits SIGINT ignored, and Python then installs no handler: install Python's own for this
+# case (what an interactive Python has), restore the inherited one after
+sigint_inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
 sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
 e, ms = stopped_within(lambda: sim.step_to(sim.duration),
                        lambda: threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start(),
@@ -407,6 +413,7 @@ time.sleep(0.05)
 check(sim.time == t_ki, "the C loop has returned when KeyboardInterrupt is raised")
 check(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "SIGINT handler untouched")
 sim.close()
+signal.signal(signal.SIGINT, sigint_inherited)
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
