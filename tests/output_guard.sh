@@ -83,6 +83,26 @@ if [ "$rc" -eq 74 ] && cmp -s "$S" "$tmp/p.yaml.txt"; then ok; else bad "csv-int
   cp "$tmp/p.yaml.txt" "$S"; fi
 grep_in csv-into-scenario-msg "$tmp/err" 'standard output \(the CSV rows\) is .*p\.yaml, a file this run reads'
 
+# the other run commands: -o naming the scenario or a model file, or an input of their own
+refused lin-out-is-scenario "$AWESIM" linearize "$S" --allow-nonequilibrium -q -o "$S"
+refused lin-csv-is-model "$AWESIM" linearize "$S" --allow-nonequilibrium -q \
+  --lin "$tmp/model/system.yaml"
+refused trim-out-is-scenario "$AWESIM" trim "$S" -q -o "$S"
+refused step-out-is-scenario "$AWESIM" step-response "$S" --input points.bob.force.x \
+  --amplitude 1 --duration 0.1 -q -o "$S"
+"$AWESIM" trim "$S" -q -o "$tmp/t.h5" >/dev/null 2>&1
+cp "$tmp/t.h5" "$tmp/t.keep"
+"$AWESIM" linearize "$S" --from "$tmp/t.h5" -q -o "$tmp/t.h5" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 74 ] && cmp -s "$tmp/t.h5" "$tmp/t.keep"; then ok
+else bad "lin-out-is-from: exit $rc, the trim file $(cmp -s "$tmp/t.h5" "$tmp/t.keep" && echo kept || echo changed)"; fi
+printf 'seed: 1\nn: [16, 4, 4]\nd: 2\nti: 0.1\nv_ref: 10\nh_ref: 10\nz_bottom: 0\n' >"$tmp/box.yaml"
+cp "$tmp/box.yaml" "$tmp/box.keep"
+"$AWESIM" wind generate "$tmp/box.yaml" -o "$tmp/box.yaml" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 74 ] && cmp -s "$tmp/box.yaml" "$tmp/box.keep"; then ok
+else bad "wind-out-is-spec: exit $rc"; fi
+
 # two outputs of one run on the same file: an older log there keeps its bytes
 printf 'old log' >"$tmp/same.h5"
 "$AWESIM" simulate "$S" $D -o "$tmp/same.h5" --summary-json "$tmp/./same.h5" >/dev/null 2>"$tmp/err"

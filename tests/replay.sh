@@ -57,6 +57,11 @@ if ! "$AWESIM" simulate scenarios/v3_figure_eight.yaml --set run.duration=8 -o "
   echo "$pass passed, $((fail + 1)) failed"
   exit 1
 fi
+# -o or --mp4 naming the log it reads: refused (74), the log keeps its bytes
+cp "$tmp/f8.h5" "$tmp/f8.keep"
+check "-o naming the log exits 74" exit_is 74 replay "$tmp/f8.h5" -o "$tmp/f8.h5"
+check "--mp4 naming the log exits 74" exit_is 74 replay "$tmp/f8.h5" --mp4 "$tmp/f8.h5"
+check "the log keeps its bytes" cmp -s "$tmp/f8.h5" "$tmp/f8.keep"
 replay "$tmp/f8.h5" -o "$tmp/f8.html" >"$tmp/made" 2>"$tmp/made.err"
 check "the replay is written" test -s "$tmp/f8.html"
 check "95 segments and 9 panels" grep -q "161 of 161 rows, 44 points, 95 segments, 9 panels" \

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/out_paths.h"
 #include "cli/cmd_trim.h"
 #include "output/lin_output.h"
 #include "analysis/linearize.h"
@@ -471,6 +472,15 @@ int awe_cmd_linearize(int argc, char **argv) {
   /* every output is checked before the work, which may be long; signals stop it */
   if (o.out && awe_cli_check_output(o.out, 0, &err)) goto fail;
   if (o.lin && awe_cli_check_output(o.lin, 0, &err)) goto fail;
+  /* no output may be a file this run reads (scenario, model, --from, --along) or the other */
+  if (awe_cli_output_not_input(spec, "-o", o.out, &err) ||
+      awe_cli_output_not_input(spec, "--lin", o.lin, &err) ||
+      awe_cli_outputs_distinct("-o", o.out, "--lin", o.lin, &err) ||
+      awe_cli_outputs_distinct("--from", o.from, "-o", o.out, &err) ||
+      awe_cli_outputs_distinct("--from", o.from, "--lin", o.lin, &err) ||
+      awe_cli_outputs_distinct("--along", o.along, "-o", o.out, &err) ||
+      awe_cli_outputs_distinct("--along", o.along, "--lin", o.lin, &err))
+    goto fail;
   if (o.want_csv && o.csv && *o.csv) {
     char a[4096];
     snprintf(a, sizeof(a), "%s_A.csv", o.csv);

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/out_paths.h"
 #include "cli/cmd_trim.h"
 #include "output/lin_output.h"
 #include "analysis/linearize.h"
@@ -631,6 +632,9 @@ int awe_cmd_step_response(int argc, char **argv) {
   if (j.o.out && !j.o.spring) {
     make_dir_of(j.o.out);
     if (awe_cli_check_output(j.o.out, 0, &err)) goto fail;
+    if (awe_cli_output_not_input(j.spec, "-o", j.o.out, &err) ||
+        awe_cli_outputs_distinct("--from", j.o.from, "-o", j.o.out, &err))
+      goto fail;
   }
   j.sim = awe_cli_new_sim(j.m, &j.stop, &err);
   if (!j.sim) goto fail;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/out_paths.h"
 #include "engine/outputs.h"
 #include "model/input_signal.h"
 #include "output/trim_file.h"
@@ -229,6 +230,7 @@ int awe_cmd_trim(int argc, char **argv) {
     goto fail_usage;
   }
   if (o.out && awe_cli_check_output(o.out, 0, &err)) goto fail;
+  if (awe_cli_output_not_input(spec, "-o", o.out, &err)) goto fail;
   const volatile sig_atomic_t *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;

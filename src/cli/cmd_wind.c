@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/out_paths.h"
 #include "io/spec_mann_yaml.h"
 #include "io/wind_box_read.h"
 #include "output/wind_box_write.h"
@@ -61,6 +62,8 @@ static int generate(int argc, char **argv) {
   }
   awe_err err = {0};
   awe_mann_spec s;
+  if (awe_cli_outputs_distinct("the spec", spec_path, "-o", out, &err))
+    return awe_cli_fail(&err);
   if (awe_mann_spec_read(spec_path, &s, &err)) return awe_cli_fail(&err);
   if (seed_set) s.seed = (uint64_t)seed;
   awe_wind_box b;

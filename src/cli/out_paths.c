@@ -109,8 +109,8 @@ awe_status awe_cli_outputs_distinct(const char *opt_a, const char *a, const char
   get_id(a, &ia);
   get_id(b, &ib);
   if (same_id(&ia, &ib) || !strcmp(a, b))
-    return awe_err_set(err, AWE_EIO, "%s %s and %s %s are the same file: one output would "
-                       "overwrite the other; give two files", opt_a, a, opt_b, b);
+    return awe_err_set(err, AWE_EIO, "%s %s and %s %s are the same file: the second would "
+                       "overwrite the first; give two files", opt_a, a, opt_b, b);
   return AWE_OK;
 }
 

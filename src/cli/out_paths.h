@@ -27,7 +27,8 @@ awe_status awe_cli_output_not_input(const awe_spec *spec, const char *opt, const
 /* AWE_EIO when descriptor fd is a file spec read ("WHAT is FILE, which this run reads"). */
 awe_status awe_cli_fd_not_input(const awe_spec *spec, int fd, const char *what, awe_err *err);
 
-/* AWE_EIO when the two outputs name the same file (either may be NULL). */
+/* AWE_EIO when the two paths name the same file (either may be NULL): two outputs, or an input
+ * that is not part of the spec (--from, --along, a wind spec) and an output. */
 awe_status awe_cli_outputs_distinct(const char *opt_a, const char *a, const char *opt_b,
                                     const char *b, awe_err *err);
 

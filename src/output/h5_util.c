@@ -56,3 +56,14 @@ int awe_h5_put_str_attr(hid_t loc, const char *name, const char *value) {
   if (s >= 0) H5Sclose(s);
   return rc;
 }
+
+
+hid_t awe_h5_create_unlocked(const char *path) {
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+#if H5_VERSION_GE(1, 10, 7)
+  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
+#endif
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
+  if (fapl >= 0) H5Pclose(fapl);
+  return f;
+}

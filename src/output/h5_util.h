@@ -1,5 +1,5 @@
 /* h5_util.h: the HDF5 helpers every file writer of awesim shares (the log, writer_hdf5.c; the
- * linear model, lin_output.c): one string type, one string attribute, one way to silence
+ * linear models, lin_output.c; the trim, trim_file.c; wind boxes, wind_box_write.c): one string type, one string attribute, one way to silence
  * HDF5's own error printing while awesim reports through awe_err.
  */
 #ifndef AWE_H5_UTIL_H
@@ -32,5 +32,9 @@ int awe_h5_put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, hid_t
 /* Scalar string attribute (NULL = ""), cut at AWE_H5_ATTR_STR_MAX bytes; replaces one of the
  * same name. 0 or -1. */
 int awe_h5_put_str_attr(hid_t loc, const char *name, const char *value);
+
+/* Create (or truncate) the HDF5 file at path without HDF5's own file locking (awesim's flock on
+ * the path, out_file.h, guards it); the file id, or -1. */
+hid_t awe_h5_create_unlocked(const char *path);
 
 #endif

@@ -160,12 +160,7 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
   }
   awe_h5_quiet q;
   awe_h5_quiet_on(&q);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-#if H5_VERSION_GE(1, 10, 7)
-  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);  /* our flock guards the path */
-#endif
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
-  if (fapl >= 0) H5Pclose(fapl);
+  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
   if (f < 0) {
     awe_h5_quiet_off(&q);
     awe_out_file_release(&of);
@@ -297,12 +292,7 @@ awe_status awe_lin_write_along_h5(const char *path, const awe_linsys *L, const d
   }
   awe_h5_quiet q;
   awe_h5_quiet_on(&q);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-#if H5_VERSION_GE(1, 10, 7)
-  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
-#endif
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
-  if (fapl >= 0) H5Pclose(fapl);
+  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
   if (f < 0) {
     awe_h5_quiet_off(&q);
     awe_out_file_release(&of);

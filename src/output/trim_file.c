@@ -79,12 +79,7 @@ awe_status awe_trim_write_h5(const char *path, const awe_model *m, const double 
   }
   awe_h5_quiet q;
   awe_h5_quiet_on(&q);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-#if H5_VERSION_GE(1, 10, 7)
-  if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1); /* our flock guards the path */
-#endif
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
-  if (fapl >= 0) H5Pclose(fapl);
+  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
   int rc = f < 0 ? -1 : 0;
   if (f >= 0) {
     rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);

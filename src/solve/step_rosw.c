@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "solve/jac_color.h"
+#include "solve/corotate.h"
 #include "solve/sparse_lu.h"
 
 #define NS 4                /* stages */
@@ -350,32 +351,13 @@ static int jacobian(rosw_state *s, const gsl_odeiv2_system *sys, double t, const
 static void turn_at(rosw_state *s, const double *y) {
   if (s->nframe == 0) return;
   s->frame(s->frame_ctx, y, s->R_s);
-  for (int f = 0; f < s->nframe; f++) {
-    const double *a = s->R_s + 9 * f, *b = s->R_j + 9 * f;
-    double *d = s->R_d + 9 * f;
-    for (int i = 0; i < 3; i++)
-      for (int k = 0; k < 3; k++)
-        d[3 * i + k] = a[3 * i] * b[3 * k] + a[3 * i + 1] * b[3 * k + 1] + a[3 * i + 2] * b[3 * k + 2];
-  }
+  awe_corot_relative(s->nframe, s->R_s, s->R_j, s->R_d);
   s->have_rd = 1;
 }
 
 
-/* v = T v (tr 0) or T^T v (tr 1) */
 static void turn(const rosw_state *s, double *v, int tr) {
-  for (int f = 0; f < s->nframe; f++) {
-    const double *d = s->R_d + 9 * f;
-    const int *idx = s->rot_idx + s->rot_adr[f];
-    for (int b = 0; b < s->rot_num[f]; b++) {
-      double *x = v + idx[b], r[3];
-      for (int i = 0; i < 3; i++)
-        r[i] = tr ? d[i] * x[0] + d[3 + i] * x[1] + d[6 + i] * x[2]
-                  : d[3 * i] * x[0] + d[3 * i + 1] * x[1] + d[3 * i + 2] * x[2];
-      x[0] = r[0];
-      x[1] = r[1];
-      x[2] = r[2];
-    }
-  }
+  awe_corot_turn(s->nframe, s->R_d, s->rot_adr, s->rot_num, s->rot_idx, v, tr);
 }
 
 
