@@ -16,7 +16,8 @@
 #               swept speeds computed here (Python, from summary.csv) to 1e-6
 #   fixture     tests/data/sweep/power_curve.csv (known powers; a crashed, a failed and a
 #               no-cycle row among them): AEP for Rayleigh (awk, c = 2 mean / sqrt(pi)) and
-#               Weibull k = 3 (Python math.gamma) to 1e-6; --by gives one AEP per curve; bad
+#               Weibull k = 3 (Python math.gamma) to 1e-6; --by gives one AEP per curve, a key
+#               scheduled with the wind (a function of it) one curve with the same AEP; bad
 #               --aep-mean / --aep-shape exit 2; --power-curve on a summary without the cycle
 #               columns exits 65
 set -u
@@ -222,6 +223,13 @@ print(repr(8766 * sum((v[i + 1] - v[i]) * (g[i] + g[i + 1]) / 2 for i in range(3
     { line = $0; $1 = $1 ",1"; print; $0 = line; $1 = $1 ",2"; print }' "$F" >"$T/by.csv"
   "$PLOT" "$T/by.csv" --aep-mean 7 -o "$T/by.png" --size 640x400 2>"$T/err"
   check "--by: two AEP lines: $(cat "$T/err")" [ "$(grep -c '^awesim-plot: AEP (d=[12]): mechanical' "$T/err")" -eq 2 ]
+  # a set-point scheduled with the wind (a second key that follows the wind in every run) is
+  # one curve: the same AEP as the fixture's
+  awk -F, 'BEGIN { OFS = "," } NR == 1 { $1 = $1 ",f"; print; next } { $1 = $1 "," 100 * $2; print }' \
+    "$F" >"$T/sch.csv"
+  "$PLOT" "$T/sch.csv" --aep-mean 7 -o "$T/sch.png" --size 640x400 2>"$T/err"
+  got=$(sed -n 's/^awesim-plot: AEP: mechanical \([^ ]*\) kWh.*/\1/p' "$T/err")
+  near "$got" "$hm" 1e-6 && ok || bad "scheduled key: one curve, AEP '$got' (want $hm): $(cat "$T/err")"
   "$PLOT" "$T/by.csv" --x d -o "$T/byx.png" --size 640x400 2>"$T/err"
   check "--x another key: the results figure, no power curve: $(cat "$T/err")" \
     sh -c "[ -s '$T/byx.png' ] && ! grep -q 'power curve' '$T/err'"

@@ -35,8 +35,8 @@ typedef struct {
   double e_cycle, t_cycle0, e_done, t_done, peak;
   int cycles;
   /* pumping: the reel-out force integral [N], the last phase switch (time, measured force or
-   * speed there, depower there) for the ramps, whether the first sample was taken */
-  double fI, t_sw, ramp_from, dep_from, dep;
+   * force and speed there, depower there) for the ramps, whether the first sample was taken */
+  double fI, t_sw, ramp_force, ramp_speed, dep_from, dep;
   int pstarted;
 } awe_ctrl_state;
 

@@ -31,6 +31,12 @@
  *   reel-in   reel-in speed v_set = -reel_in_speed by a PI on the speed error with the
  *             measured force as feed-forward: tau = -F r + PID(v_set - v) (the drum
  *             accelerates with tau + F r, winch.c), anti-windup as in controller.h.
+ *             With reel_in_force > 0 the reel-in holds that force instead (Kitepower's ground
+ *             station in the 2019 flight: 0.93-1.03 kN in every reel-in while the speed ran
+ *             from -1.8 to -5.5 m/s, docs/validation.md): the force PI of the reel-out (without
+ *             its brake towards v = 0, which would forbid reeling in) with -reel_in_speed as
+ *             the speed limit: the larger (less pulling) of the force loop's torque and the
+ *             speed loop's acts, the other's integral tracks or is held as in the law.
  *   AsyncMachine winch: the controller drives the speed set-point winches.NAME.speed instead
  *             of the torque: the set-point at which the machine gives the wanted torque at the
  *             measured speed, v_set = v + r delta(tau) (the stable branch of its torque-slip
@@ -51,7 +57,8 @@
 #include "control/controller_internal.h"
 
 
-/* reel-out: the wanted motor torque [N m] (the force PI with its limits) */
+/* reel-out: the wanted motor torque [N m] (the force PI with its limits; the brake towards
+ * v = 0 only without the law, whose speed loop decides the speed below the force limit) */
 static double reel_out_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, double v,
                               double F_set) {
   const awe_controller_spec *p = &c->cfg;
@@ -59,7 +66,7 @@ static double reel_out_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, do
   double I_new = s->fI + p->force_bandwidth * T * e;
   double tau_old = -r * (F_set - p->force_kp * e - s->fI);
   double tau_pi = -r * (F_set - p->force_kp * e - I_new);
-  double tau = fmax(tau_pi, -F * r - p->kp * v);
+  double tau = p->kv > 0.0 ? tau_pi : fmax(tau_pi, -F * r - p->kp * v);
   if (c->machine) {
     double tm = 0.95 * awe_async_tau_max(c->machine, v / r);
     tau = fmax(fmin(tau, tm), -tm);
@@ -75,10 +82,12 @@ static double reel_out_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, do
  * force loop's tau_f as the upper force limit; the
  * larger (less braking) torque acts and the other loop's integral tracks it */
 static double law_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, double v, double tau_f,
-                         double F_set) {
+                         double F_set, double q) {
   const awe_controller_spec *p = &c->cfg;
   double r = c->winch_ratio;
-  s->sp = p->kv * sqrt(fmax(F, 0.0));
+  /* ramped from the speed at the switch: after a reel-in the winch keeps reeling in while
+   * it slows down, so the kite keeps its airspeed while it powers up */
+  s->sp = s->ramp_speed + (p->kv * sqrt(fmax(F, 0.0)) - s->ramp_speed) * q;
   awe_pid_state keep = s->pid;
   double tau_v = -F * r + awe_pid_step(p, c->period, &s->pid, s->sp, v, &s->err);
   if (tau_v >= tau_f) {
@@ -88,6 +97,26 @@ static double law_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, double 
     return tau_v;
   }
   s->pid.I = keep.I; /* the force limit acts: the speed loop's integral is held */
+  return tau_f;
+}
+
+
+/* reel-in on a force set-point with the speed set-point v_set (< 0) as its limit */
+static double reel_in_force_torque(const awe_ctrl *c, awe_ctrl_state *s, double F, double v,
+                                   double F_set) {
+  const awe_controller_spec *p = &c->cfg;
+  double r = c->winch_ratio, e = F - F_set;
+  double I_new = s->fI + p->force_bandwidth * c->period * e;
+  double tau_f = -r * (F_set - p->force_kp * e - I_new);
+  awe_pid_state keep = s->pid;
+  double tau_v = -F * r + awe_pid_step(p, c->period, &s->pid, s->sp, v, &s->err);
+  if (tau_v > tau_f) {
+    /* the speed limit acts: the force integral tracks its torque */
+    s->fI = F_set - p->force_kp * e + tau_v / r;
+    return tau_v;
+  }
+  s->pid.I = keep.I; /* the force loop acts: the speed loop's integral is held */
+  s->fI = I_new;
   return tau_f;
 }
 
@@ -120,7 +149,8 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
   }
   if (sw) {
     s->t_sw = t;
-    s->ramp_from = s->pphase == 0 ? F : v;
+    s->ramp_force = F;
+    s->ramp_speed = v;
     s->dep_from = s->dep;
     s->fI = 0.0;
   }
@@ -130,18 +160,27 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
   s->dep = s->dep_from + ((s->pphase == 1 ? p->depower : 0.0) - s->dep_from) * q;
   *depower = s->dep;
   if (s->pphase == 0) {
-    double F_set = s->ramp_from + (p->reel_out_force - s->ramp_from) * q;
+    double F_set = s->ramp_force + (p->reel_out_force - s->ramp_force) * q;
     s->sp = NAN;
     s->meas = v;
     s->err = NAN;
     double tau = reel_out_torque(c, s, F, v, F_set);
-    if (p->kv > 0.0) tau = law_torque(c, s, F, v, tau, F_set);
+    if (p->kv > 0.0) tau = law_torque(c, s, F, v, tau, F_set, q);
     *winch_cmd = c->machine ? v + r * awe_async_slip(c->machine, v / r, tau, 0.95) - c->winch_v0
                             : tau;
   } else {
-    s->sp = s->ramp_from + (-p->reel_in_speed - s->ramp_from) * q;
+    s->sp = s->ramp_speed + (-p->reel_in_speed - s->ramp_speed) * q;
     s->meas = v;
-    if (c->machine) {
+    if (p->reel_in_force > 0.0) {
+      double F_set = s->ramp_force + (p->reel_in_force - s->ramp_force) * q;
+      double tau = reel_in_force_torque(c, s, F, v, F_set);
+      if (c->machine) {
+        double tm = 0.95 * awe_async_tau_max(c->machine, v / r);
+        tau = fmax(fmin(tau, tm), -tm);
+      }
+      *winch_cmd = c->machine ? v + r * awe_async_slip(c->machine, v / r, tau, 0.95) - c->winch_v0
+                              : tau;
+    } else if (c->machine) {
       s->err = s->sp - v;
       *winch_cmd = s->sp + r * awe_async_slip(c->machine, s->sp / r, -F * r, 0.95) -
                    c->winch_v0;

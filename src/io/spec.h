@@ -302,8 +302,10 @@ typedef struct {
   /* pumping: the reel-out force loop (integral bandwidth [rad/s], proportional gain [-]) and
    * the ramp time of the set-points and the depower at a phase switch [s] */
   double force_bandwidth, force_kp, ramp_time;
-  /* pumping: the square-root reel-out law v_ro = kv sqrt(F) [m/s per sqrt(N)], 0 = none */
-  double kv;
+  /* pumping: the square-root reel-out law v_ro = kv sqrt(F) [m/s per sqrt(N)], 0 = none;
+   * the reel-in force set-point [N] (0 = none: reel-in at reel_in_speed; > 0: the force is
+   * held and reel_in_speed is the fastest reel-in) */
+  double kv, reel_in_force;
   awe_loc loc, period_loc, limits_loc;
 } awe_controller_spec;
 

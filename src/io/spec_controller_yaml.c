@@ -194,7 +194,7 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   c->reel_out_force = c->reel_in_speed = c->min_length = c->max_length = NAN;
   c->depower = 0.0;
   c->force_bandwidth = 1.0;
-  c->force_kp = c->ramp_time = c->kv = 0.0;
+  c->force_kp = c->ramp_time = c->kv = c->reel_in_force = 0.0;
   const awe_ynode *nm = awe_ymap_get(n, "name");
   if (!nm || nm->kind == AWE_Y_NULL)
     return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: 'name' is required", sec);
@@ -235,7 +235,8 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   static const char *const k_pump[] = {"name", "type", "period", "winch", "reel_out_force",
                                        "reel_in_speed", "min_length", "max_length", "kp", "ki",
                                        "limits", "depower", "output", "hold",
-                                       "force_bandwidth", "force_kp", "ramp_time", "kv"};
+                                       "force_bandwidth", "force_kp", "ramp_time", "kv",
+                                       "reel_in_force"};
   static const char *const k_ext[] = {"name", "type", "period", "command", "measure", "output",
                                       "timeout", "hold"};
   if (c->type == AWE_CTRL_PID) AWE_TRY(awe_ymap_check_keys(n, sec, k_pid, AWE_ARRLEN(k_pid), err));
@@ -332,6 +333,7 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
       AWE_TRY(nonneg(n, "force_kp", sec, &c->force_kp, 0, err));
       AWE_TRY(nonneg(n, "ramp_time", sec, &c->ramp_time, 0, err));
       AWE_TRY(nonneg(n, "kv", sec, &c->kv, 0, err));
+      AWE_TRY(nonneg(n, "reel_in_force", sec, &c->reel_in_force, 0, err));
       if (!(c->reel_out_force > 0.0 && c->reel_in_speed > 0.0))
         return awe_err_at(err, AWE_EINVAL, &n->loc,
                           "%s: reel_out_force and reel_in_speed must be > 0", sec);
