@@ -428,6 +428,7 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
   w->nsec = nsec;
   w->n = n;
   w->moment_frac = 0.25;
+  w->last_status = AWE_VSM_EINVAL;  // no solve yet (awe_vsm_velocity_at)
   memcpy(w->sdir, sdir, sizeof(sdir));
   w->s.spanwise_direction[0] = sdir[0];
   w->s.spanwise_direction[1] = sdir[1];

@@ -181,6 +181,18 @@ int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega
                        const double ref_point[3], const double *gamma_start,
                        awe_vsm_result *r);
 
+/* Flow velocity out [m/s] at the point p [m] (body frame, the frame of the sections), from the
+ * last solve's circulation and inflow: va_b - omega_b x p plus the velocity induced at p by all
+ * filaments of every horseshoe (bound, chordwise trailing, semi-infinite wake) with the
+ * solver's cores (a point within a core gets the core's finite, linearly vanishing velocity,
+ * not the singular one). The panel wind of awe_vsm_wing_set_panel_wind is not added at p. At a
+ * control point this is the solver's velocity there plus the 2D induction of the panel's own
+ * bound vortex, which the solver removes (the section polar holds it). No allocation; the wing
+ * is not changed. Returns the last solve's status (AWE_VSM_OK, AWE_VSM_ENOCONV: its last
+ * iterate, AWE_VSM_LOW_WIND: no induction), or AWE_VSM_EINVAL (out = NaN) without a solve with
+ * a circulation, after a geometry change since, or for a non-finite p. */
+int awe_vsm_velocity_at(const awe_vsm_wing *w, const double p[3], double out[3]);
+
 /* Number of linearization inputs/outputs: 6 + n_sections. */
 int awe_vsm_linearize_size(const awe_vsm_wing *w);
 

@@ -88,6 +88,12 @@ static void ring_geometric(const awe_vsm_wing *w, int j, const double p[3], doub
 }
 
 
+void awe_vsm_ring_geometric(const awe_vsm_wing *w, int j, const double p[3], double vinf,
+                            int with_bound, int sub2d, double out[3]) {
+  ring_geometric(w, j, p, vinf, with_bound, sub2d, out);
+}
+
+
 /* Node values of one evaluation point p for the refined sections flagged in need (NULL: all):
  * the vectors from qc_r and te_r to p with their lengths (shared with the bound filaments), the
  * core-free filament qc_r -> te_r (panel r's leg 1; panel r-1's leg 2 is its negative) and the

@@ -107,6 +107,12 @@ struct awe_vsm_wing {
 
   /* linearization scratch */
   double *lin_gam, *lin_theta, *lin_xp, *lin_xm;
+
+  /* the last solve, for awe_vsm_velocity_at: its status (AWE_VSM_EINVAL: none, or failed),
+   * apparent wind and body rates, and the geometry it belongs to */
+  int last_status;
+  double last_va[3], last_om[3];
+  unsigned last_geom_rev;
 };
 
 /* vsm_geometry.c */
@@ -148,6 +154,12 @@ void awe_vsm_build_aic(awe_vsm_wing *w, const double *ep, const double *g, const
  * summed directly (the LLT matrix at the 1/4 chord is not stored). With a uniform wake the legs
  * sharing a trailing-edge point are merged: sum_j g_j (S_j+1 - S_j) = sum_k S_k (g_k-1 - g_k). */
 void awe_vsm_velocity_ac(awe_vsm_wing *w, const double *g, double *out);
+
+/* Wake-independent velocity at p of the unit horseshoe j: bound filament (with_bound), the two
+ * chordwise trailing filaments with their cores for the wind speed vinf, minus the 2D induction
+ * of its bound vortex (sub2d); the same filaments and cores as the influence matrices. */
+void awe_vsm_ring_geometric(const awe_vsm_wing *w, int j, const double p[3], double vinf,
+                            int with_bound, int sub2d, double out[3]);
 
 /* Induced velocity at the rows of a for the circulation g, added to va: out = va_i + A_i g. */
 void awe_vsm_induced(const awe_vsm_wing *w, const double *a, const double *g, double *out);

@@ -10,6 +10,15 @@
 #include "util/vec3.h"
 
 
+/* The inflow and geometry of a solve that has a circulation (awe_vsm_velocity_at). */
+static void remember_solve(awe_vsm_wing *w, int st, const double va_b[3], const double om[3]) {
+  w->last_status = st;
+  memcpy(w->last_va, va_b, 3*sizeof(double));
+  memcpy(w->last_om, om, 3*sizeof(double));
+  w->last_geom_rev = w->geom_rev;
+}
+
+
 int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega_b[3],
                        const double ref_point[3], const double *gamma_start,
                        awe_vsm_result *r) {
@@ -23,6 +32,7 @@ int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega
   const double *om = omega_b ? omega_b : zero;
   const double *ref = ref_point ? ref_point : zero;
   const int n = w->n;
+  w->last_status = AWE_VSM_EINVAL;  // until this solve has a circulation
 
   // inputs: non-finite or too little wind give zero loads
   if (!awe_vsm_finite3(va_b) || !awe_vsm_finite3(om) || !awe_vsm_finite3(ref)) {
@@ -37,6 +47,7 @@ int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega
     r->q_inf = 0.5*w->s.density*vnorm*vnorm;
     r->converged = 1;
     r->status = AWE_VSM_LOW_WIND;
+    remember_solve(w, AWE_VSM_LOW_WIND, va_b, om);
     return AWE_VSM_LOW_WIND;
   }
 
@@ -103,6 +114,7 @@ int awe_vsm_solve_from(awe_vsm_wing *w, const double va_b[3], const double omega
   w->gam_prev_valid = 1;
   r->converged = st == AWE_VSM_OK;
   r->status = st;
+  remember_solve(w, st, va_b, om);
   return st;
 }
 
