@@ -114,6 +114,32 @@ printf 'solver_settings:\n  solver_type: LOOP\n' >"$W/vsm_settings.yaml"
 cmp -s "$W/def3.csv" "$W/loop.csv" && ok || bad "settings with solver_type LOOP: not the loop"
 rm -rf "$W"
 
+# --probe: five columns per point after the usual ten, which stay as they were; on the flat wing
+# (span 10 m, chord 1 m, z = 0) at 4 deg the flow 1 m below the quarter chord is slower than
+# the apparent wind and turned down, 1 m above it faster by a comparable amount; 1000 km to the
+# side it is the apparent wind; the first ten columns equal those of the run without --probe
+S="--vsm-settings $D/vsm_settings.yaml --alpha 4:4:1 --speed 10"
+plain=$("$AWESIM" polar $D/rect_inviscid.yaml $S 2>/dev/null)
+out=$("$AWESIM" polar $D/rect_inviscid.yaml $S --probe '0.25,0,-1;0.25,0,1' --probe 0,1e6,0 2>/dev/null)
+rc=$?
+echo "$out" | head -1 | grep -qx 'alpha\[deg\],beta\[deg\],CL,CD,CS,CMx,CMy,CMz,converged,start,probe1_u\[m/s\],probe1_v\[m/s\],probe1_w\[m/s\],probe1_speed_ratio,probe1_flow_angle\[deg\],probe2_u\[m/s\],probe2_v\[m/s\],probe2_w\[m/s\],probe2_speed_ratio,probe2_flow_angle\[deg\],probe3_u\[m/s\],probe3_v\[m/s\],probe3_w\[m/s\],probe3_speed_ratio,probe3_flow_angle\[deg\]' &&
+  ok || bad "probe header"
+[ $rc -eq 0 ] && [ "$(echo "$out" | tail -1 | cut -d, -f1-10)" = "$(echo "$plain" | tail -1)" ] &&
+  ok || bad "probe: the first ten columns changed (rc $rc)"
+echo "$out" | awk -F, -v ux="$(awk 'BEGIN { printf "%.12g", 10*cos(4*atan2(1,1)/45) }')" 'NR==2 {
+  db = $11 - ux; dt = $16 - ux; s = db + dt; if (s < 0) s = -s;
+  printf "  probe 1 m below / above: du %.4f / %+.4f m/s, ratio %.4f / %.4f, angle %.3f / %.3f deg; far %.9f\n", db, dt, $14, $19, $15, $20, $24;
+  exit !(db < -0.1 && dt > 0.1 && s < 0.15*(-db) && $14 < 1 && $19 > 1 && $15 < 0 &&
+    $24 > 1 - 1e-9 && $24 < 1 + 1e-9 && $25*$25 < 1e-12 && $22*$22 < 1e-18) }' &&
+  ok || bad "probe values"
+for a in "1,2" "1,2,3;" "1,x,3" "1,2,3;;4,5,6" "inf,0,0"; do
+  e=$("$AWESIM" polar $D/rect_inviscid.yaml $S --probe "$a" 2>&1 >/dev/null)
+  [ $? -eq 2 ] && echo "$e" | grep -qF -- "--probe '$a'" && ok || bad "malformed --probe '$a': $e"
+done
+"$AWESIM" polar $D/rect_inviscid.yaml $S --probe 0,0,1 --spanwise >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--probe with --spanwise"
+"$AWESIM" polar --help | grep -q -- '--probe X,Y,Z' && ok || bad "--probe not in --help"
+
 # bad options and files
 "$AWESIM" polar $D/rect_inviscid.yaml --alpha 5:1:1 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "alpha range"
 "$AWESIM" polar $D/rect_inviscid.yaml --method vlm >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "method"

@@ -28,7 +28,7 @@ static const char polar_usage[] =
     "usage: awesim polar [options] AERO.yaml\n"
     "\n"
     "Compute the wing polar of an aero geometry with the Vortex Step Method; CSV on stdout:\n"
-    "alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged,start\n"
+    "alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged,start[,probe columns]\n"
     "\n"
     "  --vsm-settings FILE     solver settings (default: vsm_settings.yaml beside AERO.yaml, if any)\n"
     "  --alpha START:STOP:STEP angles of attack [deg] (default -5:20:1)\n"
@@ -43,6 +43,11 @@ static const char polar_usage[] =
     "  --panels N              number of spanwise panels\n"
     "  --distribution linear|uniform|cosine|split_provided  panel distribution (uniform = linear)\n"
     "  --spanwise              per-panel results instead (one row per angle and panel)\n"
+    "  --probe X,Y,Z[;X,Y,Z...] flow velocity at these points [m], aero geometry frame\n"
+    "                          (repeatable, at most 64 points): after the columns above,\n"
+    "                          for K = 1, 2, ...: probeK_u,probeK_v,probeK_w [m/s] (aero frame),\n"
+    "                          probeK_speed_ratio (|v|/|va|), probeK_flow_angle[deg] (x-z plane,\n"
+    "                          against the freestream's; positive = turned towards +z)\n"
     "  -h, --help              show this help\n"
     "\n"
     "Each angle starts cold; start=continued marks an angle reached by continuation from 0 deg\n"
@@ -60,6 +65,50 @@ static int parse_vec3(const char *s, double v[3]) {
     s = end + 1;
   }
   return *end ? -1 : 0;
+}
+
+
+/* at most this many --probe points */
+#define POLAR_MAX_PROBES 64
+
+
+/* The --probe values ("X,Y,Z" or "X,Y,Z;X,Y,Z;...", the option once or more) -> pts (3 per
+ * point), their count in *np. 0; -1 when malformed, -2 for more than POLAR_MAX_PROBES points,
+ * with the option's value in *badv and the point in bad. */
+static int parse_probes(const char *const *vals, int nval, double *pts, int *np,
+                        const char **badv, char *bad, size_t badsz) {
+  *np = 0;
+  for (int k = 0; k < nval; k++) {
+    const char *s = vals[k];
+    *badv = s;
+    for (;;) {
+      const char *e = strchr(s, ';');
+      const size_t len = e ? (size_t)(e - s) : strlen(s);
+      snprintf(bad, badsz, "%.*s", (int)len, s);
+      if (*np == POLAR_MAX_PROBES) return -2;
+      if (len >= badsz || parse_vec3(bad, pts + 3*(size_t)*np)) return -1;
+      ++*np;
+      if (!e) break;
+      s = e + 1;
+    }
+  }
+  return 0;
+}
+
+
+/* The probe columns of one row from the wing's last solve: velocity, speed ratio, flow angle
+ * against the freestream in the x-z plane (nan after a failed solve). */
+static void print_probes(const awe_vsm_wing *w, const double *pts, int np, const double va[3]) {
+  const double vn = sqrt(va[0]*va[0] + va[1]*va[1] + va[2]*va[2]);
+  for (int k = 0; k < np; k++) {
+    double v[3];
+    if (awe_vsm_velocity_at(w, pts + 3*k, v) == AWE_VSM_EINVAL) v[0] = v[1] = v[2] = NAN;
+    const double ratio = sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2])/vn;
+    double ang = (atan2(v[2], v[0]) - atan2(va[2], va[0]))*180.0/M_PI;
+    if (ang > 180.0) ang -= 360.0;
+    if (ang < -180.0) ang += 360.0;
+    printf(",%.9g,%.9g,%.9g,%.9g,%.9g", v[0], v[1], v[2], ratio, ang);
+  }
 }
 
 
@@ -125,8 +174,13 @@ int awe_cmd_polar(int argc, char **argv) {
   const char *aero = NULL, *vsm_file = NULL, *method = NULL, *solver = NULL, *dist = NULL;
   const char *alpha_range = NULL, *beta_range = NULL, *ref_str = NULL, *corr = NULL;
   double a0 = -5, a1 = 20, da = 1, b0 = 0, b1 = 0, db = 1, speed = NAN, ref[3] = {0, 0, 0};
-  int panels = 0, spanwise = 0;
-  double npanels = NAN;
+  int panels = 0, spanwise = 0, nprobe_opt = 0, nprobe = 0;
+  double npanels = NAN, probes[3*POLAR_MAX_PROBES];
+  const char **probe_opt = calloc((size_t)(argc > 0 ? argc : 1), sizeof(char *));
+  if (!probe_opt) {
+    fprintf(stderr, "awesim polar: out of memory\n");
+    return 70;
+  }
   const awe_cli_opt opts[] = {
       {"--vsm-settings", NULL, AWE_CLI_STR, &vsm_file, NULL},
       {"--alpha", NULL, AWE_CLI_STR, &alpha_range, NULL},
@@ -139,9 +193,26 @@ int awe_cmd_polar(int argc, char **argv) {
       {"--panels", NULL, AWE_CLI_NUM, &npanels, NULL},
       {"--distribution", NULL, AWE_CLI_STR, &dist, NULL},
       {"--spanwise", NULL, AWE_CLI_FLAG, &spanwise, NULL},
+      {"--probe", NULL, AWE_CLI_LIST, probe_opt, &nprobe_opt},
   };
   int rc = awe_cli_parse("polar", argc, argv, opts, (int)AWE_ARRLEN(opts), "AERO.yaml", &aero,
                          polar_usage);
+  if (!rc && nprobe_opt) {
+    const char *badv = "";
+    char bad[256];
+    const int pp = parse_probes(probe_opt, nprobe_opt, probes, &nprobe, &badv, bad, sizeof bad);
+    if (pp == -2)
+      fprintf(stderr, "awesim polar: --probe '%s': more than %d points\n", badv,
+              POLAR_MAX_PROBES);
+    else if (pp)
+      fprintf(stderr, "awesim polar: --probe '%s': point '%s': expected X,Y,Z (three numbers, "
+              "metres), points separated by ';'\n", badv, bad);
+    else if (spanwise)
+      fprintf(stderr, "awesim polar: --probe does not combine with --spanwise (the probe columns "
+              "belong to the rows of the whole wing)\n");
+    rc = pp || spanwise ? 2 : 0;
+  }
+  free(probe_opt);
   if (rc) return rc < 0 ? 0 : rc;
   int pr = alpha_range ? parse_range(alpha_range, &a0, &a1, &da) : 0;
   if (pr == -2) {
@@ -257,8 +328,13 @@ int awe_cmd_polar(int argc, char **argv) {
   if (spanwise)
     printf("alpha[deg],beta[deg],panel,y[m],chord[m],gamma[m^2/s],alpha_panel[deg],cl,cd,cm,"
            "Fx[N],Fy[N],Fz[N],converged,start\n");
-  else
-    printf("alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged,start\n");
+  else {
+    printf("alpha[deg],beta[deg],CL,CD,CS,CMx,CMy,CMz,converged,start");
+    for (int k = 1; k <= nprobe; k++)
+      printf(",probe%d_u[m/s],probe%d_v[m/s],probe%d_w[m/s],probe%d_speed_ratio,"
+             "probe%d_flow_angle[deg]", k, k, k, k, k);
+    printf("\n");
+  }
   awe_vsm_geometry g;
   awe_vsm_wing_geometry(w, &g);
   const int np = g.n_panels;
@@ -313,8 +389,10 @@ int awe_cmd_polar(int argc, char **argv) {
                  r->alpha[i]*180.0/M_PI, r->cl[i], r->cd[i], r->cm[i], r->panel_force[3*i],
                  r->panel_force[3*i + 1], r->panel_force[3*i + 2], p.conv, start);
       } else {
-        printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%s\n", alpha, beta, r->CL, r->CD,
+        printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d,%s", alpha, beta, r->CL, r->CD,
                r->CS, r->CM[0], r->CM[1], r->CM[2], p.conv, start);
+        print_probes(w, probes, nprobe, va);  /* before the branch check solves again */
+        printf("\n");
       }
       /* branch check where a section is past its maximum lift, here or at the previous angle:
        * the same angle once more from the previous angle's circulation */
