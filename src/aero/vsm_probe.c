@@ -8,7 +8,7 @@
  * TE1 (sign -1) and TE2 (sign +1) along the panel's wind (uniform wake: one direction and core
  * coefficient for all, as the matrices use). Unlike the matrix at the control points, nothing is
  * removed: the 2D self-induction is taken out there only because the section polar holds it.
- * vsm.md §5.
+ * vsm.md §4-§6.
  */
 #include <math.h>
 
