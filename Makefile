@@ -154,7 +154,7 @@ deps-tests:
 run: deps
 	@$(MAKE) --no-print-directory awesim
 	./awesim check scenarios/v3_2019.yaml
-	./awesim simulate scenarios/v3_2019.yaml --set run.duration=300 -o out/v3_2019_run.h5
+	./awesim simulate scenarios/v3_2019.yaml --set run.duration=330 -o out/v3_2019_run.h5
 	tools/awesim-plot out/v3_2019_run.h5 -o out/v3_2019_run.png
 	tools/awesim-replay out/v3_2019_run.h5 -o out/v3_2019_run.html
 	@echo "log: out/v3_2019_run.h5, plot: out/v3_2019_run.png, replay: out/v3_2019_run.html (tour: README.md)"

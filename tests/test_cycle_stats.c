@@ -181,8 +181,30 @@ static void test_fields(void) {
 }
 
 
+/* a record that begins with a 1 s reel-in: a flight log (starts_in_cycle, the default) counts
+ * the first reel-out as a cycle's start; a simulation from a parked kite (0) does not */
+static void test_start(void) {
+  for (int in_cycle = 1; in_cycle >= 0; in_cycle--) {
+    feed f = {.k = 0};
+    awe_cycle_stats_init(&f.s);
+    f.s.starts_in_cycle = in_cycle;
+    for (int i = 0; i < 10; i++) put(&f, 900, -3.0, 1.0, 10, 12, 0, 1000);
+    double t1 = 0.0;
+    for (int c = 0; c < 3; c++) {
+      if (c == 1) t1 = (double)f.k * DT;
+      put_cycle(&f, &cyc[c]);
+    }
+    for (int i = 0; i < 60; i++) put(&f, 3000, 1.0, 0.6, 19, 18, 0, 1000);
+    ENSURE(f.s.n == (in_cycle ? 3 : 2));
+    if (f.s.n >= 1) ENSURE_NEAR(f.s.cycles[0].t_start, in_cycle ? 1.0 : t1, 1e-9);
+    awe_cycle_stats_free(&f.s);
+  }
+}
+
+
 int main(void) {
   RUN(test_three_cycles);
+  RUN(test_start);
   RUN(test_not_counted);
   RUN(test_excursions);
   RUN(test_none);

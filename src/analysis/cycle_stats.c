@@ -36,6 +36,7 @@ void awe_cycle_stats_init(awe_cycle_stats *s) {
   s->azimuth_band = AWE_CYCLE_AZIMUTH_BAND;
   s->min_reel_in = AWE_CYCLE_MIN_REEL_IN;
   s->min_reel_out = AWE_CYCLE_MIN_REEL_OUT;
+  s->starts_in_cycle = 1;
   s->phase = -1;
 }
 
@@ -159,7 +160,7 @@ awe_status awe_cycle_stats_add(awe_cycle_stats *s, const awe_cycle_sample *x) {
   int prev = s->phase;
   if (x->speed > s->speed_band) s->phase = 0;
   else if (x->speed < -s->speed_band) s->phase = 1;
-  if (s->phase == 1 && prev != 1) s->t_in = prev < 0 ? -INFINITY : x->t;
+  if (s->phase == 1 && prev != 1) s->t_in = prev < 0 && s->starts_in_cycle ? -INFINITY : x->t;
   if (prev == 1 && s->phase == 0 && x->t - s->t_in >= s->min_reel_in) {
     s->pending = 1;
     s->t_cand = x->t;

@@ -7,7 +7,8 @@
  *              Before |v| first exceeds the band the phase is unknown.
  *   cycle      from a sample where the phase turns reel-in -> reel-out to the next such sample
  *              (excluded), where that reel-in lasted at least min_reel_in (5 s) or began with
- *              the record, and the reel-out then lasts at least min_reel_out (5 s): a short
+ *              the record (in a flight log; a simulation starts parked: starts_in_cycle), and
+ *              the reel-out then lasts at least min_reel_out (5 s): a short
  *              excursion of the reel speed (the winch pausing in a transition, a gust during
  *              reel-out, a brief pay-out during reel-in) counts in the phases but starts no
  *              cycle. (Streamed: the samples after a candidate start are summed apart and
@@ -74,6 +75,10 @@ typedef struct {
 
 typedef struct {
   double speed_band, azimuth_band, min_reel_in, min_reel_out;
+  /* 1 (default): the record starts inside a pumping cycle (a flight log cut into cycle files),
+   * so a reel-in it starts with counts whatever its length; 0: it starts outside one (a
+   * simulation from a parked kite), so that reel-in, too, must last min_reel_in */
+  int starts_in_cycle;
   int phase;      /* -1 unknown, 0 reel-out, 1 reel-in */
   double t_in;    /* start of the current reel-in (-inf when it began with the record) */
   int open;       /* a cycle is being summed (acc) */

@@ -23,6 +23,7 @@ static int find(const awe_model *m, const char *group, const char *var, int comp
 void awe_cycles_report_init(awe_cycles_report *c, const awe_model *m) {
   memset(c, 0, sizeof(*c));
   awe_cycle_stats_init(&c->s);
+  c->s.starts_in_cycle = 0;   /* a run starts parked: its first reel-out is no cycle's */
   int winch = -1, wing = -1;
   c->force = find(m, "winches", "force", -1, &winch);
   c->speed = winch >= 0 ? find(m, "winches", "vel", winch, NULL) : -1;
