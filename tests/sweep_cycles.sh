@@ -20,6 +20,8 @@
 #               scheduled with the wind (a function of it) one curve with the same AEP; bad
 #               --aep-mean / --aep-shape exit 2; --power-curve on a summary without the cycle
 #               columns exits 65
+#   V3 sweeps   scenarios/sweeps/v3_power_curve.yaml and v3_schedule_search.yaml dry-run with 10
+#               and 72 runs, and each run's wind ramp (inputs[0].to) ends on its v_wind
 set -u
 cd "$(dirname "$0")/.." || exit 2
 AWESIM=${AWESIM:-./awesim}
@@ -254,6 +256,22 @@ else
   echo "SKIP sweep_cycles: the crash, plot and JSON checks need a Python 3 with numpy, h5py" \
     "and matplotlib"
 fi
+
+# ---- the shipped V3 sweeps: valid, the planned runs, each run's wind ramp ends on its wind ----
+for f in v3_power_curve:10 v3_schedule_search:72; do
+  name=${f%%:*}
+  want=${f##*:}
+  "$AWESIM" sweep "scenarios/sweeps/$name.yaml" --dry-run >"$T/dry.txt" 2>"$T/err"
+  rc=$?
+  n=$(grep -c "simulate" "$T/dry.txt")
+  if [ "$rc" -eq 0 ] && [ "$n" -eq "$want" ]; then ok
+  else bad "$name: dry run exit $rc, $n runs (want $want): $(head -c 300 "$T/err")"; fi
+  odd=$(sed -n "s/.*'settings.environment.v_wind=\([^']*\)' --set 'inputs\[0\].to=\([^']*\)'.*/\1 \2/p" \
+    "$T/dry.txt" | awk '$1 != $2' | wc -l)
+  m=$(grep -c "inputs\[0\].to=" "$T/dry.txt")
+  if [ "$odd" -eq 0 ] && [ "$m" -eq "$want" ]; then ok
+  else bad "$name: the wind ramp ends on each run's wind ($odd of $m differ)"; fi
+done
 
 echo "sweep_cycles: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
