@@ -39,6 +39,8 @@ timeout 900 "$AWESIM" simulate scenarios/v3_2019.yaml --set run.duration=470 --n
   >"$tmp/p.csv" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 0 ]; then ok; else bad "simulate exit $rc"; sed 's/^/    /' "$tmp/err" | head; fi
+# the winch loop at 50 Hz does not ring (at 20 Hz it does in strong wind: docs/validation.md)
+if grep -q "rang" "$tmp/err"; then bad "the winch loop rang: $(grep rang "$tmp/err")"; else ok; fi
 tr -d ' \n' <"$tmp/s.json" | sed 's/"cycle_median".*//' >"$tmp/all.json"
 n=$(grep -o '"t_start"' "$tmp/all.json" | wc -l)
 [ "$n" -eq 2 ] && ok || bad "full cycles: $n (expected 2)"

@@ -315,6 +315,10 @@ typedef struct {
 /* exit code of a run whose CSV reader closed standard output: what a process killed by
  * SIGPIPE reports, which `set -o pipefail` scripts already expect of `... | head` */
 #define EXIT_EPIPE (128 + SIGPIPE)
+/* share of a pumping controller's seconds in which its command rang (awe_ctrl_pump_ringing)
+ * above which the run warns: the V3 runs stay at 0-2 %; its force loop at 20 Hz in 11 m/s of
+ * wind rings in 74 % of them, the hanging load's reel-in speed loop in 18 % */
+#define AWE_PUMP_RINGING_WARN 0.05
 
 
 static void set_interrupted(run *r) {
@@ -507,6 +511,19 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast, const 
     fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
             "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
             tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
+  double ring;
+  long nring[2], nsec;
+  int ic = awe_ctrl_pump_ringing(sim->ctrl, &ring, nring, &nsec);
+  if (ic >= 0 && ring > AWE_PUMP_RINGING_WARN) {
+    const awe_ctrl *c = &r->m->ctrl[ic];
+    fprintf(stderr, "awesim: warning: controllers.%s: the winch command rang (its steps "
+            "reversing at most samples) in %ld s of reel-out and %ld s of reel-in of %ld s: "
+            "a sampled loop beyond its stability bound (reel-out or reel-in on force: "
+            "force_kp %g, needs the kite's -dF/dv below 2 J / (ratio^2 force_kp period); "
+            "speed: kp %g, ki %g); lower the gain or the period %g s (awesim-scenario(5), "
+            "pumping)\n", c->cfg.name, nring[0], nring[1], nsec, c->cfg.force_kp, c->cfg.kp,
+            c->cfg.ki, c->period);
+  }
   awe_cycles_report_print(stderr, &r->cycles);
 }
 

@@ -267,6 +267,28 @@ awe_status awe_ctrl_run_finish(awe_ctrl_run *r, double t, awe_err *err) {
 }
 
 
+int awe_ctrl_pump_ringing(const awe_ctrl_run *r, double *share, long ringing[2],
+                          long *seconds) {
+  int best = -1;
+  *share = 0.0;
+  ringing[0] = ringing[1] = *seconds = 0;
+  if (!r) return -1;
+  for (int i = 0; i < r->m->nctrl; i++) {
+    const awe_ctrl_state *s = &r->st[i];
+    if (r->m->ctrl[i].cfg.type != AWE_CTRL_PUMPING || s->windows <= 0) continue;
+    double f = (double)(s->alternating[0] + s->alternating[1]) / (double)s->windows;
+    if (best < 0 || f > *share) {
+      best = i;
+      *share = f;
+      ringing[0] = s->alternating[0];
+      ringing[1] = s->alternating[1];
+      *seconds = s->windows;
+    }
+  }
+  return best;
+}
+
+
 void awe_ctrl_pump_stats(const awe_ctrl_run *r, int *cycles, double *energy, double *time,
                          double *peak_force) {
   *cycles = 0;

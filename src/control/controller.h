@@ -107,4 +107,11 @@ awe_status awe_ctrl_run_finish(awe_ctrl_run *r, double t, awe_err *err);
 void awe_ctrl_pump_stats(const awe_ctrl_run *r, int *cycles, double *energy, double *time,
                          double *peak_force);
 
+/* The pumping controller whose winch command rang (a second of samples in which most command
+ * steps reversed the one before: a sampled loop beyond its stability bound) in the largest
+ * share of its seconds: its index, the share, the ringing seconds in reel-out and reel-in, all
+ * seconds; -1 (share 0) without a pumping controller or a full second. */
+int awe_ctrl_pump_ringing(const awe_ctrl_run *r, double *share, long ringing[2],
+                          long *seconds);
+
 #endif

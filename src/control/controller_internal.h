@@ -38,6 +38,12 @@ typedef struct {
    * force and speed there, depower there) for the ramps, whether the first sample was taken */
   double fI, t_sw, ramp_force, ramp_speed, dep_from, dep;
   int pstarted;
+  /* pumping: samples taken; seconds of samples (windows) and those in which most command
+   * steps reversed the one before (a sampled loop ringing: alternating, per phase: reel-out,
+   * reel-in), the reversals in the current second (ring_run), the last step */
+  long samples, windows, alternating[2];
+  int ring_run;
+  double step1;
 } awe_ctrl_state;
 
 /* figure_eight (controller_fig8.c): outputs u [-] from the outputs at t */

@@ -56,6 +56,9 @@
 
 #include "control/controller_internal.h"
 
+/* share of a second's command steps reversing the one before above which it rings */
+#define AWE_PUMP_RING_SHARE 0.4
+
 
 /* reel-out: the wanted motor torque [N m] (the force PI with its limits; the brake towards
  * v = 0 only without the law, whose speed loop decides the speed below the force limit) */
@@ -190,5 +193,21 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
       *winch_cmd = -F * r + u;
     }
   }
+  /* a loop beyond its sampled stability bound rings at a few samples' period: the command's
+   * step changes sign at most samples, where a smooth command does so only at its extremes.
+   * Counted per second of samples: a second with more than AWE_PUMP_RING_SHARE of its steps
+   * reversing (above rounding) is ringing. */
+  double step = *winch_cmd - s->out;
+  if (s->samples >= 2 && step * s->step1 < 0.0 && fabs(step) > 1e-3 * (fabs(*winch_cmd) + 1.0))
+    s->ring_run++;
+  long win = lround(1.0 / T);
+  if (win < 4) win = 4;
+  if (s->samples > 0 && s->samples % win == 0) {
+    s->windows++;
+    if (s->ring_run > AWE_PUMP_RING_SHARE * (double)win) s->alternating[s->pphase]++;
+    s->ring_run = 0;
+  }
+  s->step1 = step;
+  s->samples++;
   s->out = *winch_cmd;
 }
