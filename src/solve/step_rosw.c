@@ -45,9 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solve/jac_color.h"
-#include "solve/corotate.h"
-#include "solve/sparse_lu.h"
+#include "solve/sparse_jac.h"
 
 #define NS 4                /* stages */
 #define ROSW_REFACTOR 0.15  /* refactorise when gamma h moved by more than this ratio */
@@ -73,24 +71,13 @@ typedef struct {
   size_t n;
   /* the transformed coefficients (see the head) */
   double a[NS * NS], c[NS * NS], m[NS], e[NS], alpha[NS], gam[NS];
-  /* pattern (owned copies) and its colouring */
-  int ncolor, *color_adr, *color_cols, *col_adr, *col_num, *rows;
-  unsigned long *njac, *nfact, *nsolve;
-  int (*jac)(void *, double, const double *, double *);
-  void *jac_ctx;
-  awe_slu *lu;
-  double *jval, *ft;         /* J on the pattern, df/dt */
+  awe_sjac w;                /* the pattern, J on it, its LU and co-rotation (as trbdf2) */
+  double *ft;                /* df/dt */
   int have_j, age, max_age;  /* jval holds a Jacobian, accepted steps since, limit (0: none) */
   double c_fact;             /* gamma h of the factorisation (0: none) */
   double t_try;              /* t of the last attempt (a retry at the same t: rejected) */
   int fresh;                 /* J was computed for the last attempt */
   double *f0, *u, *ys, *fs, *yp, *f1, *y0;
-  /* co-rotation */
-  int nframe, *rot_adr, *rot_num, *rot_idx;
-  void (*frame)(void *, const double *, double *);
-  void *frame_ctx;
-  double *R_j, *R_s, *R_d;
-  int have_rd;
 } rosw_state;
 
 
@@ -141,129 +128,18 @@ static void transform(rosw_state *s) {
 }
 
 
-static void free_pattern(rosw_state *s) {
-  free(s->color_adr);
-  free(s->color_cols);
-  free(s->col_adr);
-  free(s->col_num);
-  free(s->rows);
-  free(s->jval);
-  awe_slu_free(s->lu);
-  free(s->rot_adr);
-  free(s->rot_num);
-  free(s->rot_idx);
-  free(s->R_j);
-  free(s->R_s);
-  free(s->R_d);
-  s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
-  s->rot_adr = s->rot_num = s->rot_idx = NULL;
-  s->R_j = s->R_s = s->R_d = NULL;
-  s->nframe = 0;
-  s->jval = NULL;
-  s->lu = NULL;
-}
-
-
-/* copy a pattern into s, colour and analyse it (as step_trbdf2.c); -1 when out of memory */
-static int install_pattern(rosw_state *s, const awe_jac_pattern *p) {
-  int n = p->n, nnz = 0;
-  for (int j = 0; j < n; j++) nnz += p->col_num[j];
-  s->njac = p->njac;
-  s->nfact = p->nfact;
-  s->nsolve = p->nsolve;
-  s->jac = p->analytic ? p->jac : NULL;
-  s->jac_ctx = p->jac_ctx;
-  s->color_adr = calloc((size_t)n + 2, sizeof(int));
-  s->color_cols = malloc(sizeof(int) * ((size_t)n + 1));
-  s->col_adr = calloc((size_t)n + 1, sizeof(int));
-  s->col_num = calloc((size_t)n + 1, sizeof(int));
-  s->rows = calloc((size_t)nnz + 1, sizeof(int));
-  s->jval = calloc((size_t)nnz + 1, sizeof(double));
-  int *color = malloc(sizeof(int) * ((size_t)n + 1));
-  int *num = calloc((size_t)n + 1, sizeof(int));
-  int *fill = NULL;
-  if (!s->color_adr || !s->color_cols || !s->col_adr || !s->col_num || !s->rows || !s->jval ||
-      !color || !num)
-    goto fail;
-  for (int j = 0, a = 0; j < n; j++) {
-    s->col_adr[j] = a;
-    s->col_num[j] = p->col_num[j];
-    memcpy(s->rows + a, p->rows + p->col_adr[j], sizeof(int) * (size_t)p->col_num[j]);
-    a += p->col_num[j];
-  }
-  /* analytic columns take no part in the differences */
-  for (int j = 0; j < n; j++) num[j] = s->jac && p->analytic[j] ? 0 : s->col_num[j];
-  s->ncolor = awe_color_columns(n, s->col_adr, num, s->rows, color);
-  if (s->ncolor < 0) goto fail;
-  for (int j = 0; j < n; j++)
-    if (s->jac && p->analytic[j]) color[j] = -1;
-  for (int j = 0; j < n; j++)
-    if (color[j] >= 0) s->color_adr[color[j] + 1]++;
-  for (int c = 0; c < s->ncolor; c++) s->color_adr[c + 1] += s->color_adr[c];
-  fill = calloc((size_t)s->ncolor + 1, sizeof(int));
-  if (!fill) goto fail;
-  for (int j = 0; j < n; j++)
-    if (color[j] >= 0) s->color_cols[s->color_adr[color[j]] + fill[color[j]]++] = j;
-  free(fill);
-  free(color);
-  free(num);
-  fill = NULL;
-  color = num = NULL;
-  s->lu = awe_slu_alloc(n, s->col_adr, s->col_num, s->rows);
-  if (!s->lu) goto fail;
-  s->nframe = 0;
-  if (p->nframe > 0 && p->frame) {
-    int nf = p->nframe, nb = p->rot_adr[nf - 1] + p->rot_num[nf - 1];
-    s->rot_adr = malloc(sizeof(int) * (size_t)nf);
-    s->rot_num = malloc(sizeof(int) * (size_t)nf);
-    s->rot_idx = malloc(sizeof(int) * ((size_t)nb + 1));
-    s->R_j = calloc(9 * (size_t)nf, sizeof(double));
-    s->R_s = calloc(9 * (size_t)nf, sizeof(double));
-    s->R_d = calloc(9 * (size_t)nf, sizeof(double));
-    if (!s->rot_adr || !s->rot_num || !s->rot_idx || !s->R_j || !s->R_s || !s->R_d) goto fail;
-    memcpy(s->rot_adr, p->rot_adr, sizeof(int) * (size_t)nf);
-    memcpy(s->rot_num, p->rot_num, sizeof(int) * (size_t)nf);
-    memcpy(s->rot_idx, p->rot_idx, sizeof(int) * (size_t)nb);
-    s->frame = p->frame;
-    s->frame_ctx = p->frame_ctx;
-    s->nframe = nf;
-  }
-  s->have_rd = 0;
+/* the dense default at the first step of a stepper given no pattern */
+static int dense_pattern(rosw_state *s) {
   s->have_j = 0;
   s->c_fact = 0.0;
-  return 0;
-fail:
-  free(fill);
-  free(color);
-  free(num);
-  return -1;
-}
-
-
-static int dense_pattern(rosw_state *s) {
-  int n = (int)s->n, rc = -1;
-  int *adr = malloc(sizeof(int) * ((size_t)n + 1)), *num = malloc(sizeof(int) * ((size_t)n + 1));
-  int *rows = malloc(sizeof(int) * ((size_t)n * (size_t)n + 1));
-  if (adr && num && rows) {
-    for (int j = 0; j < n; j++) {
-      adr[j] = j * n;
-      num[j] = n;
-      for (int i = 0; i < n; i++) rows[j * n + i] = i;
-    }
-    awe_jac_pattern p = {.n = n, .col_adr = adr, .col_num = num, .rows = rows};
-    rc = install_pattern(s, &p);
-  }
-  free(adr);
-  free(num);
-  free(rows);
-  return rc;
+  return awe_sjac_set_dense(&s->w, (int)s->n);
 }
 
 
 static void rosw_free(void *vstate) {
   rosw_state *s = vstate;
   if (!s) return;
-  free_pattern(s);
+  awe_sjac_free(&s->w);
   double **v[] = {&s->f0, &s->u, &s->ys, &s->fs, &s->yp, &s->f1, &s->y0, &s->ft};
   for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) free(*v[k]);
   free(s);
@@ -305,67 +181,20 @@ static unsigned int rosw_order(void *vstate) {
 
 /* J and df/dt at (t, y) against f0 = f(t, y) */
 static int jacobian(rosw_state *s, const gsl_odeiv2_system *sys, double t, const double *y) {
-  const double sq = sqrt(DBL_EPSILON);
-  if (s->njac) (*s->njac)++;
-  if (s->jac) {
-    int st = s->jac(s->jac_ctx, t, y, s->jval);
-    if (st != GSL_SUCCESS) return st;
-  }
-  memcpy(s->yp, y, sizeof(double) * s->n);
-  for (int c = 0; c < s->ncolor; c++) {
-    const int *cols = s->color_cols + s->color_adr[c];
-    int nc = s->color_adr[c + 1] - s->color_adr[c];
-    if (nc == 0) continue;
-    for (int k = 0; k < nc; k++) {
-      int j = cols[k];
-      s->yp[j] = y[j] + sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
-    }
-    int st = GSL_ODEIV_FN_EVAL(sys, t, s->yp, s->f1);
-    if (st != GSL_SUCCESS) return st;
-    for (int k = 0; k < nc; k++) {
-      int j = cols[k];
-      double inv_h = 1.0 / (s->yp[j] - y[j]);
-      double *jv = s->jval + s->col_adr[j];
-      const int *rows = s->rows + s->col_adr[j];
-      for (int e = 0; e < s->col_num[j]; e++) jv[e] = (s->f1[rows[e]] - s->f0[rows[e]]) * inv_h;
-      s->yp[j] = y[j];
-    }
-  }
+  int st = awe_sjac_eval(&s->w, sys, t, y, s->f0, s->yp, s->f1);
+  if (st != GSL_SUCCESS) return st;
   /* df/dt forward: the step's input interval starts at t (the integrator stops at breaks) */
+  const double sq = sqrt(DBL_EPSILON);
   double dt = sq * (fabs(t) > 1.0 ? fabs(t) : 1.0);
   volatile double t1 = t + dt;
-  int st = GSL_ODEIV_FN_EVAL(sys, t1, y, s->f1);
+  st = GSL_ODEIV_FN_EVAL(sys, t1, y, s->f1);
   if (st != GSL_SUCCESS) return st;
   double inv = 1.0 / (t1 - t);
   for (size_t i = 0; i < s->n; i++) s->ft[i] = (s->f1[i] - s->f0[i]) * inv;
   s->have_j = 1;
   s->age = 0;
   s->c_fact = 0.0;
-  if (s->nframe > 0) s->frame(s->frame_ctx, y, s->R_j);
-  s->have_rd = 0;
   return GSL_SUCCESS;
-}
-
-
-/* R_d = R(y) R_j^T: how the frames turned since J's state */
-static void turn_at(rosw_state *s, const double *y) {
-  if (s->nframe == 0) return;
-  s->frame(s->frame_ctx, y, s->R_s);
-  awe_corot_relative(s->nframe, s->R_s, s->R_j, s->R_d);
-  s->have_rd = 1;
-}
-
-
-static void turn(const rosw_state *s, double *v, int tr) {
-  awe_corot_turn(s->nframe, s->R_d, s->rot_adr, s->rot_num, s->rot_idx, v, tr);
-}
-
-
-static void solve(const rosw_state *s, double *v) {
-  if (s->have_rd) turn(s, v, 1);
-  if (s->nsolve) (*s->nsolve)++;
-  awe_slu_solve(s->lu, v);
-  if (s->have_rd) turn(s, v, 0);
 }
 
 
@@ -376,14 +205,13 @@ static int stages(rosw_state *s, const gsl_odeiv2_system *sys, double t, double 
   size_t n = s->n;
   double gh = RW_GAMMA * h;
   if (s->c_fact == 0.0 || fabs(gh / s->c_fact - 1.0) > ROSW_REFACTOR) {
-    if (s->nfact) (*s->nfact)++;
-    if (awe_slu_factor(s->lu, gh, s->jval)) {
+    if (awe_sjac_factor(&s->w, gh)) {
       s->c_fact = 0.0;
       return GSL_FAILURE;
     }
     s->c_fact = gh;
   }
-  turn_at(s, y);
+  awe_sjac_turn_at(&s->w, y);
   for (int i = 0; i < NS; i++) {
     double *ui = s->u + (size_t)i * n;
     const double *fi = s->f0;
@@ -404,7 +232,7 @@ static int stages(rosw_state *s, const gsl_odeiv2_system *sys, double t, double 
       for (int j = 0; j < i; j++) v += s->c[i * NS + j] / h * s->u[(size_t)j * n + k];
       ui[k] = gh * v;
     }
-    solve(s, ui);
+    awe_sjac_solve(&s->w, ui);
     for (size_t k = 0; k < n; k++)
       if (!isfinite(ui[k])) return GSL_FAILURE;
   }
@@ -417,7 +245,7 @@ static int rosw_apply(void *vstate, size_t dim, double t, double h, double y[], 
   rosw_state *s = vstate;
   (void)dydt_in;
   if (dim != s->n) return GSL_EBADLEN;
-  if (!s->lu && dense_pattern(s)) return GSL_ENOMEM;
+  if (!s->w.lu && dense_pattern(s)) return GSL_ENOMEM;
   int st = GSL_ODEIV_FN_EVAL(sys, t, y, s->f0);
   if (st != GSL_SUCCESS) return st;
   /* a retry at the same t: the last attempt was rejected; an old J is renewed */
@@ -452,7 +280,7 @@ static int rosw_apply(void *vstate, size_t dim, double t, double h, double y[], 
    * method but left at O(delta) in the unfiltered estimate. Measured (bench_kite, counts):
    * V3 figure eight 120 s 38481 -> 32641 steps, 178747 -> 153267 rhs; 2plate 60 s 1509 ->
    * 1360 steps; filtering twice saved as many rhs as it cost solves */
-  solve(s, yerr);
+  awe_sjac_solve(&s->w, yerr);
   s->age++;
   return GSL_SUCCESS;
 }
@@ -476,20 +304,12 @@ const gsl_odeiv2_step_type *const awe_step_ros34pw2 = &rosw_type;
 
 int awe_rosw_set_pattern(gsl_odeiv2_step *step, const awe_jac_pattern *p) {
   rosw_state *s = step->state;
-  if (!p || p->n != (int)s->n) return GSL_EBADLEN;
-  rosw_state keep = *s;
-  s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
-  s->jval = NULL;
-  s->lu = NULL;
-  s->rot_adr = s->rot_num = s->rot_idx = NULL;
-  s->R_j = s->R_s = s->R_d = NULL;
-  if (install_pattern(s, p)) {
-    free_pattern(s);
-    *s = keep;
-    return GSL_ENOMEM;
+  int st = awe_sjac_set_pattern(&s->w, (int)s->n, p);
+  if (st == GSL_SUCCESS) {
+    s->have_j = 0;
+    s->c_fact = 0.0;
   }
-  free_pattern(&keep);
-  return GSL_SUCCESS;
+  return st;
 }
 
 

@@ -86,15 +86,12 @@
  */
 #include "solve/step_trbdf2.h"
 
-#include <float.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "solve/jac_color.h"
-#include "solve/corotate.h"
-#include "solve/sparse_lu.h"
+#include "solve/sparse_jac.h"
 
 /* Chosen by measurement on the V3 kite (60 s at 1e-3; rhs evaluations and wall time): */
 #define TB_MAXIT 10        /* Newton iterations per stage */
@@ -116,13 +113,7 @@ static const double TB_W = M_SQRT2 / 4.0;
 typedef struct {
   size_t n;
   const gsl_odeiv2_driver *drv;
-  /* pattern (owned copies) and its colouring */
-  int ncolor, *color_adr, *color_cols, *col_adr, *col_num, *rows;
-  unsigned long *njac, *nfact, *nsolve;
-  int (*jac)(void *, double, const double *, double *); /* analytic columns, or NULL */
-  void *jac_ctx;
-  awe_slu *lu;
-  double *jval;              /* J on the pattern */
+  awe_sjac w;                /* the pattern, J on it, its LU and co-rotation */
   int have_j;                /* jval holds a Jacobian */
   double c_fact;             /* d h of the factorisation (0: none) */
   int iters;                 /* most Newton iterations of a stage in the current attempt */
@@ -132,142 +123,21 @@ typedef struct {
   double *r_prev, *z_prev;   /* the last correction and iterate */
   double *y_fp, t_fp;        /* fp = z3/h is the derivative at the end of the last step, */
   int use_fp;                /* (t_fp, y_fp) (t_fp NAN: none); use_fp: this step starts there */
-  /* co-rotation (the pattern's frames) */
-  int nframe, *rot_adr, *rot_num, *rot_idx;
-  void (*frame)(void *, const double *, double *);
-  void *frame_ctx;
-  double *R_j, *R_s, *R_d;   /* [9 nframe] frames at J's state, at the iterate, R_s R_j^T */
-  int have_rd;               /* R_d holds a rotation (else identity) */
 } trbdf2_state;
 
 
-static void free_pattern(trbdf2_state *s) {
-  free(s->color_adr);
-  free(s->color_cols);
-  free(s->col_adr);
-  free(s->col_num);
-  free(s->rows);
-  free(s->jval);
-  awe_slu_free(s->lu);
-  free(s->rot_adr);
-  free(s->rot_num);
-  free(s->rot_idx);
-  free(s->R_j);
-  free(s->R_s);
-  free(s->R_d);
-  s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
-  s->rot_adr = s->rot_num = s->rot_idx = NULL;
-  s->R_j = s->R_s = s->R_d = NULL;
-  s->nframe = 0;
-  s->jval = NULL;
-  s->lu = NULL;
-}
-
-
-/* copy a pattern into s, colour and analyse it; -1 when out of memory */
-static int install_pattern(trbdf2_state *s, const awe_jac_pattern *p) {
-  int n = p->n, nnz = 0;
-  for (int j = 0; j < n; j++) nnz += p->col_num[j];
-  s->njac = p->njac;
-  s->nfact = p->nfact;
-  s->nsolve = p->nsolve;
-  s->jac = p->analytic ? p->jac : NULL;
-  s->jac_ctx = p->jac_ctx;
-  s->color_adr = calloc((size_t)n + 2, sizeof(int));
-  s->color_cols = malloc(sizeof(int) * ((size_t)n + 1));
-  s->col_adr = calloc((size_t)n + 1, sizeof(int));
-  s->col_num = calloc((size_t)n + 1, sizeof(int));
-  s->rows = calloc((size_t)nnz + 1, sizeof(int));
-  s->jval = calloc((size_t)nnz + 1, sizeof(double));
-  int *color = malloc(sizeof(int) * ((size_t)n + 1));
-  if (!s->color_adr || !s->color_cols || !s->col_adr || !s->col_num || !s->rows || !s->jval ||
-      !color)
-    goto fail;
-  /* columns packed in order: the LU's value array is indexed the same way */
-  for (int j = 0, a = 0; j < n; j++) {
-    s->col_adr[j] = a;
-    s->col_num[j] = p->col_num[j];
-    memcpy(s->rows + a, p->rows + p->col_adr[j], sizeof(int) * (size_t)p->col_num[j]);
-    a += p->col_num[j];
-  }
-  {
-    /* analytic columns take no part in the differences: no rows for the colouring */
-    int *num = calloc((size_t)n + 1, sizeof(int));
-    if (!num) goto fail;
-    for (int j = 0; j < n; j++) num[j] = s->jac && p->analytic[j] ? 0 : s->col_num[j];
-    s->ncolor = awe_color_columns(n, s->col_adr, num, s->rows, color);
-    free(num);
-  }
-  if (s->ncolor < 0) goto fail;
-  for (int j = 0; j < n; j++)
-    if (s->jac && p->analytic[j]) color[j] = -1;
-  /* columns of each colour (CSR): colour c has color_cols[color_adr[c] .. color_adr[c+1]) */
-  for (int j = 0; j < n; j++)
-    if (color[j] >= 0) s->color_adr[color[j] + 1]++;
-  for (int c = 0; c < s->ncolor; c++) s->color_adr[c + 1] += s->color_adr[c];
-  {
-    int *fill = calloc((size_t)s->ncolor + 1, sizeof(int));
-    if (!fill) goto fail;
-    for (int j = 0; j < n; j++)
-      if (color[j] >= 0) s->color_cols[s->color_adr[color[j]] + fill[color[j]]++] = j;
-    free(fill);
-  }
-  free(color);
-  color = NULL;
-  s->lu = awe_slu_alloc(n, s->col_adr, s->col_num, s->rows);
-  if (!s->lu) goto fail;
-  s->nframe = 0;
-  if (p->nframe > 0 && p->frame) {
-    int nf = p->nframe, nb = p->rot_adr[nf - 1] + p->rot_num[nf - 1];
-    s->rot_adr = malloc(sizeof(int) * (size_t)nf);
-    s->rot_num = malloc(sizeof(int) * (size_t)nf);
-    s->rot_idx = malloc(sizeof(int) * ((size_t)nb + 1));
-    s->R_j = calloc(9 * (size_t)nf, sizeof(double));
-    s->R_s = calloc(9 * (size_t)nf, sizeof(double));
-    s->R_d = calloc(9 * (size_t)nf, sizeof(double));
-    if (!s->rot_adr || !s->rot_num || !s->rot_idx || !s->R_j || !s->R_s || !s->R_d) goto fail;
-    memcpy(s->rot_adr, p->rot_adr, sizeof(int) * (size_t)nf);
-    memcpy(s->rot_num, p->rot_num, sizeof(int) * (size_t)nf);
-    memcpy(s->rot_idx, p->rot_idx, sizeof(int) * (size_t)nb);
-    s->frame = p->frame;
-    s->frame_ctx = p->frame_ctx;
-    s->nframe = nf;
-  }
-  s->have_rd = 0;
+/* the dense default at the first step of a stepper given no pattern */
+static int dense_pattern(trbdf2_state *s) {
   s->have_j = 0;
   s->c_fact = 0.0;
-  return 0;
-fail:
-  free(color);
-  return -1;
-}
-
-
-/* the dense default: every row depends on every column */
-static int dense_pattern(trbdf2_state *s) {
-  int n = (int)s->n, rc = -1;
-  int *adr = malloc(sizeof(int) * ((size_t)n + 1)), *num = malloc(sizeof(int) * ((size_t)n + 1));
-  int *rows = malloc(sizeof(int) * ((size_t)n * (size_t)n + 1));
-  if (adr && num && rows) {
-    for (int j = 0; j < n; j++) {
-      adr[j] = j * n;
-      num[j] = n;
-      for (int i = 0; i < n; i++) rows[j * n + i] = i;
-    }
-    awe_jac_pattern p = {.n = n, .col_adr = adr, .col_num = num, .rows = rows};
-    rc = install_pattern(s, &p);
-  }
-  free(adr);
-  free(num);
-  free(rows);
-  return rc;
+  return awe_sjac_set_dense(&s->w, (int)s->n);
 }
 
 
 static void trbdf2_free(void *vstate) {
   trbdf2_state *s = vstate;
   if (!s) return;
-  free_pattern(s);
+  awe_sjac_free(&s->w);
   double **v[] = {&s->f0, &s->z1, &s->z2, &s->z3, &s->base, &s->ys, &s->fs,
                   &s->del, &s->inv_d, &s->yp, &s->f1, &s->fj, &s->fp, &s->y_fp,
                   &s->r_prev, &s->z_prev, &s->aa_r, &s->aa_z};
@@ -328,65 +198,16 @@ static unsigned int trbdf2_order(void *vstate) {
  * need it computed (into fj) */
 static int jacobian(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, const double *y,
                     const double *fy) {
-  const double sq = sqrt(DBL_EPSILON);
-  if (s->njac) (*s->njac)++;
-  if (s->jac) {
-    int st = s->jac(s->jac_ctx, t, y, s->jval);
-    if (st != GSL_SUCCESS) return st;
-  }
-  if (!fy && s->ncolor > 0) {
+  if (!fy && s->w.ncolor > 0) {
     int st = GSL_ODEIV_FN_EVAL(sys, t, y, s->fj);
     if (st != GSL_SUCCESS) return st;
     fy = s->fj;
   }
-  memcpy(s->yp, y, sizeof(double) * s->n);
-  for (int c = 0; c < s->ncolor; c++) {
-    const int *cols = s->color_cols + s->color_adr[c];
-    int nc = s->color_adr[c + 1] - s->color_adr[c];
-    if (nc == 0) continue;
-    for (int k = 0; k < nc; k++) {
-      int j = cols[k];
-      s->yp[j] = y[j] + sq * (fabs(y[j]) > 1.0 ? fabs(y[j]) : 1.0);
-    }
-    int st = GSL_ODEIV_FN_EVAL(sys, t, s->yp, s->f1);
-    if (st != GSL_SUCCESS) return st;
-    for (int k = 0; k < nc; k++) {
-      int j = cols[k];
-      double inv_h = 1.0 / (s->yp[j] - y[j]); /* the step actually taken */
-      double *jv = s->jval + s->col_adr[j];
-      const int *rows = s->rows + s->col_adr[j];
-      for (int e = 0; e < s->col_num[j]; e++) jv[e] = (s->f1[rows[e]] - fy[rows[e]]) * inv_h;
-      s->yp[j] = y[j];
-    }
-  }
+  int st = awe_sjac_eval(&s->w, sys, t, y, fy, s->yp, s->f1);
+  if (st != GSL_SUCCESS) return st;
   s->have_j = 1;
   s->c_fact = 0.0;
-  if (s->nframe > 0) s->frame(s->frame_ctx, y, s->R_j);
-  s->have_rd = 0;
   return GSL_SUCCESS;
-}
-
-
-/* R_d = R(y) R_j^T: how the frames turned since J's state */
-static void turn_at(trbdf2_state *s, const double *y) {
-  if (s->nframe == 0) return;
-  s->frame(s->frame_ctx, y, s->R_s);
-  awe_corot_relative(s->nframe, s->R_s, s->R_j, s->R_d);
-  s->have_rd = 1;
-}
-
-
-static void turn(const trbdf2_state *s, double *v, int tr) {
-  awe_corot_turn(s->nframe, s->R_d, s->rot_adr, s->rot_num, s->rot_idx, v, tr);
-}
-
-
-/* solve M x = v in place with M = T M_j T^T, M_j factorised at J's state (co-rotation) */
-static void solve(const trbdf2_state *s, double *v) {
-  if (s->have_rd) turn(s, v, 1);
-  if (s->nsolve) (*s->nsolve)++;
-  awe_slu_solve(s->lu, v);
-  if (s->have_rd) turn(s, v, 0);
 }
 
 
@@ -465,8 +286,8 @@ static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, doub
     int st = GSL_ODEIV_FN_EVAL(sys, ts, s->ys, s->fs);
     if (st != GSL_SUCCESS) return st;
     for (size_t i = 0; i < n; i++) s->del[i] = h * s->fs[i] - z[i];
-    turn_at(s, s->ys);
-    solve(s, s->del); /* the simplified Newton correction r_k */
+    awe_sjac_turn_at(&s->w, s->ys);
+    awe_sjac_solve(&s->w, s->del); /* the simplified Newton correction r_k */
     double dn = norm(s, s->del, TB_D); /* Y moves by d dz */
     if (!isfinite(dn)) return GSL_FAILURE;
     if (k > 0) {
@@ -523,8 +344,7 @@ static int stages(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, doubl
   size_t n = s->n;
   double c = TB_D * h;
   if (s->c_fact == 0.0 || fabs(c / s->c_fact - 1.0) > TB_REFACTOR) {
-    if (s->nfact) (*s->nfact)++;
-    if (awe_slu_factor(s->lu, c, s->jval)) return GSL_FAILURE;
+    if (awe_sjac_factor(&s->w, c)) return GSL_FAILURE;
     s->c_fact = c;
   }
   const double *fp = slow_derivative(s);
@@ -551,7 +371,7 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
   trbdf2_state *s = vstate;
   (void)dydt_in;
   if (dim != s->n) return GSL_EBADLEN;
-  if (!s->lu && dense_pattern(s)) return GSL_ENOMEM; /* once, without a pattern */
+  if (!s->w.lu && dense_pattern(s)) return GSL_ENOMEM; /* once, without a pattern */
   int st = GSL_ODEIV_FN_EVAL(sys, t, y, s->f0);
   if (st != GSL_SUCCESS) return st;
   for (size_t i = 0; i < dim; i++) {
@@ -581,8 +401,8 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
   if (s->iters > TB_SLOW || s->theta_max > TB_THETA) s->have_j = 0;
   const double e1 = (4.0 * TB_W - 1.0) / 3.0, e2 = -1.0 / 3.0, e3 = 2.0 * TB_D / 3.0;
   for (size_t i = 0; i < dim; i++) yerr[i] = e1 * s->z1[i] + e2 * s->z2[i] + e3 * s->z3[i];
-  solve(s, yerr);
-  solve(s, yerr);
+  awe_sjac_solve(&s->w, yerr);
+  awe_sjac_solve(&s->w, yerr);
   for (size_t i = 0; i < dim; i++) {
     y[i] = s->base[i] + TB_D * s->z3[i];
     s->fp[i] = s->z3[i] / h;
@@ -605,18 +425,10 @@ const gsl_odeiv2_step_type *const awe_step_trbdf2 = &trbdf2_type;
 
 int awe_trbdf2_set_pattern(gsl_odeiv2_step *step, const awe_jac_pattern *p) {
   trbdf2_state *s = step->state;
-  if (!p || p->n != (int)s->n) return GSL_EBADLEN;
-  trbdf2_state keep = *s;
-  s->color_adr = s->color_cols = s->col_adr = s->col_num = s->rows = NULL;
-  s->jval = NULL;
-  s->lu = NULL;
-  s->rot_adr = s->rot_num = s->rot_idx = NULL;
-  s->R_j = s->R_s = s->R_d = NULL;
-  if (install_pattern(s, p)) {
-    free_pattern(s);
-    *s = keep;
-    return GSL_ENOMEM;
+  int st = awe_sjac_set_pattern(&s->w, (int)s->n, p);
+  if (st == GSL_SUCCESS) {
+    s->have_j = 0;
+    s->c_fact = 0.0;
   }
-  free_pattern(&keep); /* the old pattern's arrays */
-  return GSL_SUCCESS;
+  return st;
 }

@@ -13,28 +13,8 @@
 
 #include <gsl/gsl_odeiv2.h>
 
-/* Sparsity of df/dy: column j has rows rows[col_adr[j] + k], k < col_num[j] (the diagonal
- * is implied). */
-typedef struct {
-  int n;
-  const int *col_adr, *col_num, *rows;
-  unsigned long *njac; /* incremented per Jacobian; may be NULL */
-  unsigned long *nfact, *nsolve; /* incremented per factorisation and per solve; may be NULL */
-  /* optional analytic columns (jacobian.h): analytic[j] != 0 marks them; jac(jac_ctx, t, y,
-   * jval) fills them on the packed pattern (columns in order from 0) before the finite
-   * differences of the others; its status is the Jacobian's */
-  const unsigned char *analytic;
-  int (*jac)(void *jac_ctx, double t, const double *y, double *jval);
-  void *jac_ctx;
-  /* optional co-rotation (step_trbdf2.c): nframe frames turn 3-vector blocks of the state;
-   * frame(frame_ctx, y, R) writes their rotations at y (body -> world, 3x3 row-major each);
-   * frame f turns the blocks that start at rot_idx[rot_adr[f] + b], b < rot_num[f]. Newton's
-   * solves then use the factorisation of J's state turned by each frame's rotation since */
-  int nframe;
-  const int *rot_adr, *rot_num, *rot_idx;
-  void (*frame)(void *frame_ctx, const double *y, double *R);
-  void *frame_ctx;
-} awe_jac_pattern;
+#include "solve/sparse_jac.h" /* awe_jac_pattern */
+
 
 extern const gsl_odeiv2_step_type *const awe_step_trbdf2;
 
