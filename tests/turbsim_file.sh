@@ -8,30 +8,8 @@
 #     mean 8 m/s along x plus the box's time step 0 interpolated between z 15 and 90 m at y 0,
 #     the peer's fluctuation (-1.04497633, -0.28655338, 0.38063763) m/s: its drag, relative to
 #     the drag without the box, is |W| W / 8^2 per component (TurbSim's v along awesim's +y).
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$(pwd)
+. "$(dirname "$0")/lib/cli.sh"
 bts=$root/tests/data/turbsim/TurbSim_FAST.bts
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
 
 check info 0 "$AWESIM" wind info "$bts"
 grep_in info "$tmp/out" '^points: 100 x 3 x 3$'

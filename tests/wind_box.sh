@@ -8,29 +8,10 @@
 #     naming the line, its position, the time and the box;
 #   - bad specifications and bad boxes (one point along an axis, NaN, a truncated file, a
 #     negative ti, a missing file) are refused with 65/66 and the place.
-AWESIM=${AWESIM:-./awesim}
+CHECK_TIMEOUT=300
+. "$(dirname "$0")/lib/cli.sh"
 PY=/usr/bin/python3
-pass=0
-fail=0
 skip=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$(pwd)
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 300 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
 
 # ---- generate, reproduce, info ------------------------------------------------------------
 printf 'seed: 5\nn: [128, 16, 16]\nd: 2\nti: 0.1\nv_ref: 12\nh_ref: 15\nz_bottom: 0\n' \

@@ -6,30 +6,7 @@
 #     than the fits'; law 7 is refused;
 #   - bad gusts (negative sigma1, an unknown type, missing parameters, an unknown key) are
 #     refused with exit 65 and the file:line:col of the value.
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$(pwd)
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-
-# check NAME EXPECTED_EXIT CMD...  (stdout -> $tmp/out, stderr -> $tmp/err)
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
+. "$(dirname "$0")/lib/cli.sh"
 
 # scen FILE WIND_SECTION: the parked 2plate kite (uniform 15.51 m/s from -90 deg) for 2 s
 scen() {

@@ -5,29 +5,7 @@
 #     the wing is the field's value there (a field constant in x and y, linear in z);
 #   - truncated, NaN, a missing array: exit 65 naming the file; a missing file: 66; the grid
 #     keys without a .npz field: 65 with file:line:col.
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$(pwd)
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
+. "$(dirname "$0")/lib/cli.sh"
 
 # u = 0.1 z_index (along x, y constant), v = 0, w = 0: the wing at height h sees u at h
 /usr/bin/python3 - "$tmp" <<'EOF' || { echo "FAIL numpy"; exit 1; }

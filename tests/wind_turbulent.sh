@@ -10,29 +10,8 @@
 #     between 0.35 and 1.2 times it per component (20 s sample only a few integral scales of
 #     the field, 73 m for u: measured 0.62-0.72 of it; 0.74-0.96 over the whole 120 s);
 #   - a bad inline spec is refused with exit 65 and file:line:col.
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$(pwd)
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 300 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
+CHECK_TIMEOUT=300
+. "$(dirname "$0")/lib/cli.sh"
 
 csv='time,wings.*.wind*,winches.*.force'
 dur=20
