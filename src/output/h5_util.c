@@ -1,7 +1,9 @@
 /* h5_util.c: shared HDF5 helpers (h5_util.h). */
 #include "output/h5_util.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 
 void awe_h5_quiet_on(awe_h5_quiet *q) {
@@ -65,5 +67,27 @@ hid_t awe_h5_create_unlocked(const char *path) {
 #endif
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
   if (fapl >= 0) H5Pclose(fapl);
+  return f;
+}
+
+
+hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_h5_quiet *q,
+                        awe_err *err) {
+  if (awe_out_file_claim(of, path, err)) return -1;
+  if (awe_out_file_reserve(of, need) != 0) {
+    int e = errno;
+    unlink(path);
+    awe_out_file_release(of);
+    awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
+    return -1;
+  }
+  awe_h5_quiet_on(q);
+  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
+  if (f < 0) {
+    awe_h5_quiet_off(q);
+    unlink(path);
+    awe_out_file_release(of);
+    awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
+  }
   return f;
 }

@@ -8,6 +8,8 @@
 #include <hdf5.h>
 #include <stddef.h>
 
+#include "output/out_file.h"
+
 /* Longest string attribute written [bytes]; longer values are cut (HDF5 keeps attributes in the
  * object header, 64 KiB). */
 #define AWE_H5_ATTR_STR_MAX 60000
@@ -36,5 +38,14 @@ int awe_h5_put_str_attr(hid_t loc, const char *name, const char *value);
 /* Create (or truncate) the HDF5 file at path without HDF5's own file locking (awesim's flock on
  * the path, out_file.h, guards it); the file id, or -1. */
 hid_t awe_h5_create_unlocked(const char *path);
+
+/* The start every one-shot writer shares (linear models, trim, wind boxes): claim path
+ * (out_file.h), reserve `need` bytes on disk, switch HDF5's error printing off (q) and create
+ * the file. The file id, or -1 with err set ("PATH: <errno text>" when the disk has no room,
+ * "PATH: cannot create the HDF5 file"), the path removed, the claim released and printing
+ * restored. On success the caller closes the file, then awe_h5_quiet_off(q) and
+ * awe_out_file_release(of). */
+hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_h5_quiet *q,
+                        awe_err *err);
 
 #endif

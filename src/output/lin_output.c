@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "output/h5_util.h"
 
@@ -147,25 +146,13 @@ awe_status awe_lin_write_h5(const char *path, const awe_linsys *L, const awe_mod
                             int nmodes, const awe_lin_info *info, awe_err *err) {
   /* claim the path first (lock, then truncate) and reserve what the file can need, so a
      file in use is not touched and a full disk fails before anything is written */
-  awe_out_file of;
-  if (awe_out_file_claim(&of, path, err)) return AWE_EIO;
   long long nmat = (long long)(L->nx + L->ny) * (L->nx + L->nu) + 8LL * (L->nx + L->nu + L->ny);
   long long need = 8 * nmat + 200LL * (L->nx + L->nu + L->ny) + 64LL * (nmodes > 0 ? nmodes : 0) +
                    (info && info->scenario ? (long long)strlen(info->scenario) : 0) + 65536;
-  if (awe_out_file_reserve(&of, need) != 0) {
-    int e = errno;
-    unlink(path);
-    awe_out_file_release(&of);
-    return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
-  }
+  awe_out_file of;
   awe_h5_quiet q;
-  awe_h5_quiet_on(&q);
-  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
-  if (f < 0) {
-    awe_h5_quiet_off(&q);
-    awe_out_file_release(&of);
-    return awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
-  }
+  hid_t f = awe_h5_out_create(&of, path, need, &q, err);
+  if (f < 0) return AWE_EIO;
   hsize_t nx = (hsize_t)L->nx, nu = (hsize_t)L->nu, ny = (hsize_t)L->ny;
   int rc = 0;
   rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);
@@ -277,27 +264,15 @@ static int put_stack(hid_t loc, const char *name, const awe_linsys *L, int K, si
 awe_status awe_lin_write_along_h5(const char *path, const awe_linsys *L, const double *t, int K,
                                   const awe_lin_info *info, const char *status, awe_err *err) {
   if (K < 1) return awe_err_set(err, AWE_EUSAGE, "%s: no linear model to write", path);
-  awe_out_file of;
-  if (awe_out_file_claim(&of, path, err)) return AWE_EIO;
   const awe_linsys *L0 = &L[0];
   long long per = (long long)(L0->nx + L0->ny) * (L0->nx + L0->nu) +
                   8LL * (L0->nx + L0->nu + L0->ny);
   long long need = 8 * per * K + 200LL * (L0->nx + L0->nu + L0->ny) +
                    (info && info->scenario ? (long long)strlen(info->scenario) : 0) + 65536;
-  if (awe_out_file_reserve(&of, need) != 0) {
-    int e = errno;
-    unlink(path);
-    awe_out_file_release(&of);
-    return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
-  }
+  awe_out_file of;
   awe_h5_quiet q;
-  awe_h5_quiet_on(&q);
-  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
-  if (f < 0) {
-    awe_h5_quiet_off(&q);
-    awe_out_file_release(&of);
-    return awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
-  }
+  hid_t f = awe_h5_out_create(&of, path, need, &q, err);
+  if (f < 0) return AWE_EIO;
   hsize_t nx = (hsize_t)L0->nx, nu = (hsize_t)L0->nu, ny = (hsize_t)L0->ny;
   int rc = 0;
   rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);

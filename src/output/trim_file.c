@@ -61,37 +61,26 @@ awe_status awe_trim_write_h5(const char *path, const awe_model *m, const double 
     free(un);
     return awe_err_set(err, AWE_ENOMEM, "out of memory");
   }
+  long long need = (8LL + NAME_W) * (m->reg.state.size + m->reg.input.size) + 65536 +
+                   (scenario ? (long long)strlen(scenario) : 0);
   awe_out_file of;
-  if (awe_out_file_claim(&of, path, err)) {
+  awe_h5_quiet q;
+  hid_t f = awe_h5_out_create(&of, path, need, &q, err);
+  if (f < 0) {
     free(xn);
     free(un);
     return AWE_EIO;
   }
-  long long need = (8LL + NAME_W) * (m->reg.state.size + m->reg.input.size) + 65536 +
-                   (scenario ? (long long)strlen(scenario) : 0);
-  if (awe_out_file_reserve(&of, need) != 0) {
-    int e = errno;
-    unlink(path);
-    awe_out_file_release(&of);
-    free(xn);
-    free(un);
-    return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
-  }
-  awe_h5_quiet q;
-  awe_h5_quiet_on(&q);
-  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
-  int rc = f < 0 ? -1 : 0;
-  if (f >= 0) {
-    rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);
-    rc |= awe_h5_put_str_attr(f, "schema", "awesim-trim-1");
-    rc |= awe_h5_put_str_attr(f, "scenario", scenario ? scenario : "");
-    rc |= put_num(f, "residual_rel", rel);
-    rc |= put_num(f, "residual_force", force);
-    rc |= put_num(f, "force_ref", force_ref);
-    rc |= put_vec(f, "x", "x_names", x, xn, m->reg.state.size);
-    rc |= put_vec(f, "u", "u_names", u, un, m->reg.input.size);
-    if (H5Fclose(f) < 0) rc = -1;
-  }
+  int rc = 0;
+  rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);
+  rc |= awe_h5_put_str_attr(f, "schema", "awesim-trim-1");
+  rc |= awe_h5_put_str_attr(f, "scenario", scenario ? scenario : "");
+  rc |= put_num(f, "residual_rel", rel);
+  rc |= put_num(f, "residual_force", force);
+  rc |= put_num(f, "force_ref", force_ref);
+  rc |= put_vec(f, "x", "x_names", x, xn, m->reg.state.size);
+  rc |= put_vec(f, "u", "u_names", u, un, m->reg.input.size);
+  if (H5Fclose(f) < 0) rc = -1;
   awe_h5_quiet_off(&q);
   awe_out_file_release(&of);
   free(xn);

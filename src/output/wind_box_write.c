@@ -1,11 +1,9 @@
 /* wind_box_write.c: a wind box to HDF5 (layout in wind_box_write.h). */
 #include "output/wind_box_write.h"
 
-#include <errno.h>
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "output/h5_util.h"
 #include "output/out_file.h"
@@ -51,23 +49,11 @@ static int put_dataset(hid_t f, const char *name, int rank, const hsize_t *dims,
 
 awe_status awe_wind_box_write(const char *path, const awe_wind_box *b, const char *cmdline,
                               awe_err *err) {
-  awe_out_file of;
-  if (awe_out_file_claim(&of, path, err)) return AWE_EIO;
   size_t n = (size_t)b->n[0] * b->n[1] * b->n[2];
-  if (awe_out_file_reserve(&of, (long long)(12 * n + 65536)) != 0) {
-    int e = errno;
-    unlink(path);
-    awe_out_file_release(&of);
-    return awe_err_set(err, AWE_EIO, "%.300s: %s", path, strerror(e));
-  }
+  awe_out_file of;
   awe_h5_quiet q;
-  awe_h5_quiet_on(&q);
-  hid_t f = awe_h5_create_unlocked(path); /* our flock guards the path */
-  if (f < 0) {
-    awe_h5_quiet_off(&q);
-    awe_out_file_release(&of);
-    return awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
-  }
+  hid_t f = awe_h5_out_create(&of, path, (long long)(12 * n + 65536), &q, err);
+  if (f < 0) return AWE_EIO;
   int rc = 0;
   rc |= awe_h5_put_str_attr(f, "awesim_version", AWE_VERSION);
   rc |= awe_h5_put_str_attr(f, "schema", "awesim-wind-box-1");
