@@ -20,6 +20,8 @@
 #               scheduled with the wind (a function of it) one curve with the same AEP; bad
 #               --aep-mean / --aep-shape exit 2; --power-curve on a summary without the cycle
 #               columns exits 65
+#   signal      a stop signal pending during the merge (SIGUSR1, as SIGINT/TERM/HUP/QUIT/ALRM)
+#               ends it: exit 138, summary.csv unchanged
 #   V3 sweeps   scenarios/sweeps/v3_power_curve.yaml and v3_schedule_search.yaml dry-run with 10
 #               and 72 runs, and each run's wind ramp (inputs[0].to) ends on its v_wind
 set -u
@@ -55,6 +57,22 @@ check "merge exit $rc (0 expected): $(cat "$T/err")" [ "$rc" -eq 0 ]
 check "no sanitizer report in a run log or the merge" \
   sh -c "! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' '$D'/run_*.log '$T/err'"
 csv=$D/summary.csv
+# a stop signal that arrives during the merge (here SIGUSR1, held pending by a mask the merge
+# inherits) ends it between rows: exit 128 + 10, summary.csv left as it was
+if [ -n "$PY" ]; then
+  cp "$csv" "$T/summary.before"
+  "$PY" - "$AWESIM" "$D" >"$T/sig.txt" 2>&1 <<'PYEOF'
+import signal, subprocess, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+p = subprocess.Popen([sys.argv[1], "sweep", "--merge", sys.argv[2]], stderr=subprocess.PIPE)
+p.send_signal(signal.SIGUSR1)
+err = p.communicate()[1].decode()
+print(p.returncode)
+print(err)
+PYEOF
+  check "merge stopped by a pending SIGUSR1: $(cat "$T/sig.txt")" sh -c \
+    "head -1 '$T/sig.txt' | grep -qx 138 && grep -q 'interrupted: summary not written' '$T/sig.txt' && cmp -s '$csv' '$T/summary.before'"
+fi
 check "header: cycles and the 15 cycle_median columns between rows and scenario" grep -q \
   ',rows,cycles,cycle_median.t_start\[s\],cycle_median.duration\[s\],.*,cycle_median.elevation_reel_out_mean\[deg\],.*,cycle_median.power_mean\[W\],cycle_median.power_electrical_mean\[W\],scenario,hdf5,error$' \
   "$csv"

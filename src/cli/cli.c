@@ -46,6 +46,24 @@ const volatile sig_atomic_t *awe_cli_catch_signals(void) {
 }
 
 
+void awe_cli_block_stop_signals(sigset_t *old) {
+  sigset_t block;
+  sigemptyset(&block);
+  for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++)
+    sigaddset(&block, stop_signals[i]);
+  sigprocmask(SIG_BLOCK, &block, old);
+}
+
+
+int awe_cli_pending_stop_signal(void) {
+  sigset_t pend;
+  if (sigpending(&pend) != 0) return 0;
+  for (size_t i = 0; i < sizeof(stop_signals) / sizeof(*stop_signals); i++)
+    if (sigismember(&pend, stop_signals[i]) == 1) return stop_signals[i];
+  return 0;
+}
+
+
 int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop) {
   if (err->code != AWE_EINTR) return awe_cli_fail(err);
   int sig = stop ? (int)*stop : 0;

@@ -77,6 +77,12 @@ int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin
  * (awe_sim_set_stop, awe_lin_problem.stop) and turn into exit 128 + signal. */
 const volatile sig_atomic_t *awe_cli_catch_signals(void);
 
+/* Hold back those same stop signals while a folder or file is swapped in place (they stay
+ * pending; old receives the previous mask, to restore with sigprocmask(SIG_SETMASK, ...)), and
+ * the first of them pending meanwhile, or 0. */
+void awe_cli_block_stop_signals(sigset_t *old);
+int awe_cli_pending_stop_signal(void);
+
 /* Report a failed command: AWE_EINTR as "awesim: interrupted ..." with exit 128 + the signal
  * in *stop (130 when unknown), anything else as awe_cli_fail. */
 int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop);

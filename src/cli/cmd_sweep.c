@@ -444,17 +444,11 @@ static int write_folder(const char *dir, const awe_sweep_grid *g, const options 
   }
   /* Signals wait until the folder is consistent: a signal while the temporaries are written
      leaves the old plan untouched; the swap itself is a few renames. */
-  sigset_t block, old, pend;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
-  sigaddset(&block, SIGTERM);
-  sigaddset(&block, SIGHUP);
-  sigprocmask(SIG_BLOCK, &block, &old);
+  sigset_t old;
+  awe_cli_block_stop_signals(&old);
   char tmp[3][4200];
   int rc = write_temps(tmp, dir, g, o, awesim, width);
-  sigpending(&pend);
-  int sig = sigismember(&pend, SIGINT) ? SIGINT : sigismember(&pend, SIGTERM) ? SIGTERM
-            : sigismember(&pend, SIGHUP) ? SIGHUP : 0;
+  int sig = awe_cli_pending_stop_signal();
   if (!rc && sig) {
     for (int k = 0; k < 3; k++) unlink(tmp[k]);
     fputs("awesim sweep: interrupted: the folder is unchanged\n", stderr);

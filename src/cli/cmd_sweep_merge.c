@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/cycle_stats.h"
+#include "cli/cli.h"
 #include "cli/cmd_sweep.h"
 #include "sweep/sweep.h"
 #include "io/yaml_doc.h"
@@ -427,12 +428,8 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
   FILE *f = NULL;
   /* A signal ends the merge between rows, without a temporary left behind; until then it
      waits (blocked from before the temporary exists), so the rename is never cut short. */
-  sigset_t block, old, pend;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
-  sigaddset(&block, SIGTERM);
-  sigaddset(&block, SIGHUP);
-  sigprocmask(SIG_BLOCK, &block, &old);
+  sigset_t old;
+  awe_cli_block_stop_signals(&old);
   if (!rc && !pending && !to_stdout && reads(target, dir, &pl)) {
     fprintf(stderr, "awesim sweep: error: %s: the merge reads this file; give another -o\n",
             target);
@@ -470,9 +467,7 @@ int awe_sweep_merge(const char *folder, const char *out, int quiet, int pending)
     int sig = 0;
     for (int p = 0; p < pl.npoints && !sig; p++) {
       merge_row(f, dir, &pl, p, name, &bad);
-      sigpending(&pend);
-      sig = sigismember(&pend, SIGINT) ? SIGINT : sigismember(&pend, SIGTERM) ? SIGTERM
-            : sigismember(&pend, SIGHUP) ? SIGHUP : 0;
+      sig = awe_cli_pending_stop_signal();
     }
     int werr = to_stdout ? fflush(f) != 0 : (ferror(f) | (fclose(f) != 0));
     if (sig) {
