@@ -62,6 +62,25 @@ void awe_settings_default(awe_settings *s) {
 }
 
 
+const char *const awe_settings_transform_keys[AWE_SET_TRANSFORM_VECS] = {
+    "elevations", "azimuths", "headings", "elevation_rates", "azimuth_rates"};
+
+
+void awe_settings_transform_vectors(const awe_settings *s, const double *v[AWE_SET_TRANSFORM_VECS],
+                                    int n[AWE_SET_TRANSFORM_VECS]) {
+  v[0] = s->elevations;
+  v[1] = s->azimuths;
+  v[2] = s->headings;
+  v[3] = s->elevation_rates;
+  v[4] = s->azimuth_rates;
+  n[0] = s->n_elevations;
+  n[1] = s->n_azimuths;
+  n[2] = s->n_headings;
+  n[3] = s->n_elevation_rates;
+  n[4] = s->n_azimuth_rates;
+}
+
+
 int awe_settings_find(const char *key) {
   int n;
   const awe_setting_field *f = awe_settings_fields(&n);

@@ -125,6 +125,14 @@ void awe_settings_default(awe_settings *s);
 /* Index of a field by key (any section), or -1. */
 int awe_settings_find(const char *key);
 
+/* The settings.initial vectors that place each transform's kite, in the order of a
+ * transform's elevation, azimuth, heading, elevation rate and azimuth rate [deg, deg/s]:
+ * their keys, and s's values and counts. */
+#define AWE_SET_TRANSFORM_VECS 5
+extern const char *const awe_settings_transform_keys[AWE_SET_TRANSFORM_VECS];
+void awe_settings_transform_vectors(const awe_settings *s, const double *v[AWE_SET_TRANSFORM_VECS],
+                                    int n[AWE_SET_TRANSFORM_VECS]);
+
 /* Keys KiteUtils knows but SymbolicAWEModels does not use: accepted without a warning. */
 int awe_settings_is_ignored_key(const char *key);
 

@@ -180,13 +180,11 @@ static awe_status scenario_initial(awe_spec *s, const awe_ynode *root, awe_err *
   const awe_ynode *ini = awe_ymap_get(awe_ymap_get(root, "settings"), "initial");
   awe_struct_spec *ss = &s->structure;
   const awe_settings *st = &s->settings;
-  static const char *const tk[] = {"elevations", "azimuths", "headings", "elevation_rates",
-                                   "azimuth_rates"};
-  const double *tv[] = {st->elevations, st->azimuths, st->headings, st->elevation_rates,
-                        st->azimuth_rates};
-  const int tn[] = {st->n_elevations, st->n_azimuths, st->n_headings, st->n_elevation_rates,
-                    st->n_azimuth_rates};
-  for (int j = 0; j < 5; j++) {
+  const char *const *tk = awe_settings_transform_keys;
+  const double *tv[AWE_SET_TRANSFORM_VECS];
+  int tn[AWE_SET_TRANSFORM_VECS];
+  awe_settings_transform_vectors(st, tv, tn);
+  for (int j = 0; j < AWE_SET_TRANSFORM_VECS; j++) {
     const awe_ynode *v = awe_ymap_get(ini, tk[j]);
     if (!v || v->kind == AWE_Y_NULL) continue;
     if (tn[j] > ss->ntransform)

@@ -46,13 +46,11 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
   const awe_struct_spec *ss = &s->structure;
   const char *file = s->scenario.settings_file;
 
-  static const char *const tk[] = {"elevations", "azimuths", "headings", "elevation_rates",
-                                   "azimuth_rates"};
-  const double *tv[] = {st->elevations, st->azimuths, st->headings, st->elevation_rates,
-                        st->azimuth_rates};
-  const int tn[] = {st->n_elevations, st->n_azimuths, st->n_headings, st->n_elevation_rates,
-                    st->n_azimuth_rates};
-  for (int j = 0; j < 5; j++) {
+  const char *const *tk = awe_settings_transform_keys;
+  const double *tv[AWE_SET_TRANSFORM_VECS];
+  int tn[AWE_SET_TRANSFORM_VECS];
+  awe_settings_transform_vectors(st, tv, tn);
+  for (int j = 0; j < AWE_SET_TRANSFORM_VECS; j++) {
     int idx = awe_settings_find(tk[j]);
     if (idx < 0 || !st->given[idx]) continue;
     int scen = !from_file(st, idx, file); /* the scenario's, applied unless transforms: won */
