@@ -12,6 +12,10 @@
  *                 and the kite pulls F0 + D = 800 N, less than the set-point
  *   ramp          ramp_time 2 s: the force set-point moves linearly from the force at the
  *                 switch; 1 s in, the drum is still paying out less than it would on a step
+ *   law ramp      back to reel-out on the square-root law (kv 0.05) with ramp_time 2 s: the
+ *                 law's speed set-point starts at the reel-in speed and moves linearly to
+ *                 kv sqrt(F) (1e-12 at a quarter and at the end of the ramp), so the drum is
+ *                 still reeling in 0.5 s after the switch
  */
 #include <math.h>
 #include <string.h>
@@ -113,9 +117,53 @@ static void test_ramp(void) {
 }
 
 
+static void test_law_ramp(void) {
+  awe_ctrl c;
+  int meas[3];
+  pump_cfg(&c, meas, 3.0, 2.0);
+  c.cfg.kv = 0.05;
+  c.cfg.max_length = 150.0;   /* starts there: reel in 1 m, then back to reel-out */
+  c.cfg.min_length = 149.0;
+  awe_ctrl_state s;
+  memset(&s, 0, sizeof(s));
+  plant x = {F0, 0.0, 150.0};
+  double tau = 0.0, dep = 0.0, h = 1e-4, t_sw = -1.0, v_sw = 0.0;
+  int checked = 0;
+  long every = lround(c.period / h);
+  for (long k = 0; k <= lround(20.0 / h); k++) {
+    double t = (double)k * h;
+    if (k % every == 0) {
+      double y[3] = {x.F, x.v, x.L};
+      int before = s.pphase;
+      awe_pump_step(&c, &s, t, y, &tau, &dep);
+      if (before == 1 && s.pphase == 0) {
+        t_sw = t;
+        v_sw = x.v;
+      }
+      if (t_sw >= 0.0) {
+        double q = fmin(1.0, (t - t_sw) / 2.0), law = 0.05 * sqrt(x.F);
+        if (fabs(q - 0.25) < 1e-9 || (fabs(q - 1.0) < 1e-12 && checked == 1)) {
+          ENSURE_NEAR(s.sp, v_sw + (law - v_sw) * q, 1e-12);
+          checked++;
+        }
+        if (fabs(t - t_sw - 0.5) < 1e-9) ENSURE(x.v < 0.0 && s.sp < 0.0);
+      }
+    }
+    double a = R * (tau + x.F * R - C_F * x.v * R) / J;
+    x.v += h * a;
+    x.L += h * x.v;
+    x.F = F0 - D_K * x.v;
+    if (checked == 2) break;
+  }
+  ENSURE(t_sw > 0.0 && v_sw < -0.5);
+  ENSURE(checked == 2);
+}
+
+
 int main(void) {
   RUN(test_force);
   RUN(test_speed_limit);
   RUN(test_ramp);
+  RUN(test_law_ramp);
   return harness_report();
 }
