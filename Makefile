@@ -15,8 +15,9 @@
 
 PREFIX  ?= /usr/local
 
-# parallel by default: one job per core, unless the caller chose -j (or -jN) himself
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+# parallel by default: one job per core, unless the caller chose -j (or -jN) himself; only at
+# the top level (a sub-make shares its parent's job server, and make 4.3 does not show it -j yet)
+ifeq ($(filter -j%,$(MAKEFLAGS))$(filter-out 0,$(MAKELEVEL)),)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
@@ -231,18 +232,21 @@ lib: $(LIB_A) $(LIB_SO)
 
 $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $(LIB_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $(LIB_OBJS)
 
 $(LIB_SO): $(PIC_OBJS) src/api/libawesim.map
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=src/api/libawesim.map \
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=src/api/libawesim.map \
 	  -o $@ $(PIC_OBJS) $(SO_LIBS)
-	ln -sf libawesim.so $(@D)/$(LIB_SONAME)
+	$(Q)ln -sf libawesim.so $(@D)/$(LIB_SONAME)
 
 build/pic/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
 
 install: install-lib
 install-lib: lib

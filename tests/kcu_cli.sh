@@ -89,6 +89,12 @@ grep_in pid-kcu "$tmp/out" 'controllers\.hdg'
 check audit 0 "$AWESIM" check "$V3" --set run.duration=null --set 'settings.initial.kite_distances=[200]'
 grep_in audit-sim_time "$tmp/err" 'settings\.yaml:7:13: system\.sim_time = 100 s is not used: the run lasts run\.duration = 10 s'
 grep_in audit-kite_distances "$tmp/err" '--set settings\.initial\.kite_distances: settings\.initial\.kite_distances is not used'
+# a duration from --set or from a run: section is the user's choice: no word about sim_time
+check audit-set-duration 0 "$AWESIM" check "$V3" --set run.duration=12
+grep_not audit-set-duration "$tmp/err" 'sim_time'
+sed "s|^model: \.\./|model: $here/|" "$V3" | grep -v '^ *duration:' >"$tmp/nodur.yaml"
+check audit-no-duration 0 "$AWESIM" check "$tmp/nodur.yaml"
+grep_in audit-no-duration "$tmp/err" 'system\.sim_time = 100 s is not used'
 check audit-elevations 0 "$AWESIM" check "$P" --set 'settings.initial.elevations=[45]'
 grep_in audit-elevations "$tmp/err" "settings\.initial\.elevations\[1\] = 45 is not used: the scenario's transforms\.main_transform gives 60"
 check initial-elevations 0 "$AWESIM" simulate "$P" --set transforms=null --set 'settings.initial.elevations=[45]' \

@@ -131,6 +131,26 @@ static void test_bad_files(void) {
 }
 
 
+/* a file shorter than a zip64 end record whose locator points into it: found by fuzz_wind_npz
+ * (the bound n - 56 wrapped for n < 56 and the reader read 16 MB past the buffer) */
+static void test_short_zip64(void) {
+  for (size_t n = 42; n < 56 + 22; n++) {
+    unsigned char b[80] = {0};
+    size_t e = n - 22;
+    const unsigned char loc[] = {0x50, 0x4b, 0x06, 0x07}, end[] = {0x50, 0x4b, 0x05, 0x06};
+    memcpy(b + e - 20, loc, 4);
+    b[e - 20 + 8 + 3] = 0x01;                /* zip64 end record at 16 MB */
+    memcpy(b + e, end, 4);
+    memset(b + e + 16, 0xff, 4);             /* central directory offset: see zip64 */
+    awe_wind_box box;
+    awe_err err = {0};
+    awe_status st = awe_wind_box_read_npz(b, n, "short.npz", NULL, &box, &err);
+    if (st != AWE_EINVAL || !strstr(err.msg, "zip64 end record"))
+      HARNESS_FAIL("%zu bytes: status %d, message '%s'", n, (int)st, err.msg);
+  }
+}
+
+
 int main(void) {
   snprintf(dir, sizeof(dir), "/tmp/awe_npz_XXXXXX");
   if (!mkdtemp(dir) || write_files() != 0) {
@@ -139,6 +159,7 @@ int main(void) {
   }
   RUN(test_read_back);
   RUN(test_bad_files);
+  RUN(test_short_zip64);
   char cmd[128];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "test_npz: could not remove %s\n", dir);

@@ -41,7 +41,7 @@ static awe_status find_cd(const unsigned char *b, size_t n, const char *path, ui
   *off = le(b + e + 16, 4);
   if ((*off == U32_MAX || *count == 0xffff) && e >= 20 && le(b + e - 20, 4) == 0x07064b50) {
     uint64_t z = le(b + e - 20 + 8, 8);
-    if (z > n - 56 || le(b + z, 4) != 0x06064b50)
+    if (n < 56 || z > n - 56 || le(b + z, 4) != 0x06064b50)
       return awe_err_set(err, AWE_EINVAL, "%s: zip64 end record out of place (truncated?)", path);
     *count = le(b + z + 32, 8);
     *len = le(b + z + 40, 8);

@@ -236,6 +236,7 @@ typedef struct {
   double max_wall_time;   /* [s], NAN = no limit */
   double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
   awe_loc duration_loc, dt_loc; /* where they were given (line 0: not given) */
+  int duration_given;     /* run.duration set in the scenario or by --set (not null) */
   int on_crash_continue;  /* run.on_crash: 0 stop (the default), 1 continue */
   double crash_clearance; /* run.crash_clearance [m] above the ground, NAN = AWE_CRASH_CLEARANCE */
 } awe_run_spec;

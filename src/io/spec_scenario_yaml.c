@@ -54,6 +54,7 @@ static awe_status read_run(awe_spec *s, const awe_ynode *run, awe_err *err) {
   AWE_TRY(num(run, "dt", "run", &r->dt, 0, err));
   const awe_ynode *dn = awe_ymap_get(run, "duration"), *tn = awe_ymap_get(run, "dt");
   r->duration_loc = dn ? dn->loc : run->loc;
+  r->duration_given = dn && !awe_ynode_is_nothing(dn);
   if (tn) r->dt_loc = tn->loc;
   AWE_TRY(num(run, "abs_tol", "run", &r->abs_tol, 0, err));
   AWE_TRY(num(run, "rel_tol", "run", &r->rel_tol, 0, err));

@@ -116,7 +116,7 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
     awe_warn(b->warn, loc_of(st, im), "solver.max_iter = %d is not used: awesim's steady-state "
              "march has its own limits (run.steady_state)", st->max_iter);
   int it = awe_settings_find("sim_time");
-  if (it >= 0 && st->given[it] && !s->scenario.bare_model && s->scenario.run.duration_loc.line == 0)
+  if (it >= 0 && st->given[it] && !s->scenario.bare_model && !s->scenario.run.duration_given)
     awe_warn(b->warn, loc_of(st, it), "system.sim_time = %g s is not used: the run lasts "
              "run.duration = %g s (set it in the scenario's run: section)", st->sim_time,
              m->opt.duration);
