@@ -4,6 +4,9 @@
 # that once crashed: kept as regression tests); the corpus grows in build/fuzz/corpus/<harness>/.
 # A crash, leak or UBSan report stops the harness; its input is left in build/fuzz/ as crash-*.
 # Prints per harness: executions, coverage (libFuzzer "cov"), and a closing "N passed, N failed".
+# FUZZ_RUNS=N stops each harness after N inputs (SECONDS stays the cap) and FUZZ_SEED=N fixes
+# libFuzzer's random seed: together they make runs draw from one sequence (nearly input for
+# input; the smoke test in `make test` does this, so a fresh machine tries what this one tried).
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-60}
 shift
@@ -27,13 +30,16 @@ for h in $list; do
   bin=build/fuzz/fuzz_$h
   [ -x "$bin" ] || { echo "fuzz_$h: not built"; fail=$((fail + 1)); continue; }
   corp=build/fuzz/corpus/$h
+  # a repeatable run starts from the seeds alone, not from what earlier runs added
+  [ -n "${FUZZ_SEED:-}" ] && rm -rf "$corp"
   mkdir -p "$corp"
   for f in $(seeds "$h") tests/fuzz/regress/"$h"/*; do
     [ -f "$f" ] && cp "$f" "$corp/seed_$(echo "$f" | tr '/' '_')"
   done
   log=build/fuzz/fuzz_$h.log
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+    "$bin" -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
+    -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
     -dict=tests/fuzz/yaml.dict -artifact_prefix=build/fuzz/ -print_final_stats=1 \
     "$corp" >"$log" 2>&1
   rc=$?
