@@ -2,6 +2,7 @@
 #include "output/h5_util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,4 +91,28 @@ hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_
     awe_err_set(err, AWE_EIO, "%s: cannot create the HDF5 file", path);
   }
   return f;
+}
+
+
+double *awe_h5_read_doubles(hid_t f, const char *name, hsize_t dims[3], int *rank) {
+  dims[0] = dims[1] = dims[2] = 1;
+  *rank = 0;
+  if (H5Lexists(f, name, H5P_DEFAULT) <= 0) return NULL;
+  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  if (d < 0) return NULL;
+  hid_t s = H5Dget_space(d);
+  int r = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+  double *buf = NULL;
+  if (r >= 1 && r <= 3 && H5Sget_simple_extent_dims(s, dims, NULL) == r) {
+    hsize_t n = dims[0] * dims[1] * dims[2];
+    buf = malloc((n ? n : 1) * sizeof(double));
+    if (buf && n && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+      free(buf);
+      buf = NULL;
+    }
+  }
+  if (s >= 0) H5Sclose(s);
+  H5Dclose(d);
+  *rank = r;
+  return buf;
 }

@@ -1,6 +1,7 @@
-/* h5_util.h: the HDF5 helpers every file writer of awesim shares (the log, writer_hdf5.c; the
- * linear models, lin_output.c; the trim, trim_file.c; wind boxes, wind_box_write.c): one string type, one string attribute, one way to silence
- * HDF5's own error printing while awesim reports through awe_err.
+/* h5_util.h: the HDF5 helpers awesim's files share. Writers (the log, writer_hdf5.c; the linear
+ * models, lin_output.c; the trim, trim_file.c; wind boxes, wind_box_write.c): one string type,
+ * one string attribute, one start; readers (log_read.c, sweep_h5.c): one dataset read; all: one
+ * way to silence HDF5's own error printing while awesim reports through awe_err.
  */
 #ifndef AWE_H5_UTIL_H
 #define AWE_H5_UTIL_H
@@ -47,5 +48,11 @@ hid_t awe_h5_create_unlocked(const char *path);
  * awe_out_file_release(of). */
 hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_h5_quiet *q,
                         awe_err *err);
+
+/* Dataset name of f (a path) as doubles, row-major, when it has rank 1..3: dims[0..2] get its
+ * extents (1 beyond its rank), *rank its rank. A malloc'ed buffer (non-NULL also for zero
+ * elements) or NULL when absent, of another rank or unreadable; HDF5 converts other numeric
+ * types. Read by the log reader (log_read.c) and the sweep's results (sweep_h5.c). */
+double *awe_h5_read_doubles(hid_t f, const char *name, hsize_t dims[3], int *rank);
 
 #endif

@@ -11,31 +11,6 @@
 
 #include "output/h5_util.h"
 
-/* a float64 dataset of rank 1..3, or NULL */
-static double *read_ds(hid_t f, const char *name, hsize_t dims[3], int *rank) {
-  dims[0] = dims[1] = dims[2] = 1;
-  *rank = 0;
-  if (H5Lexists(f, name, H5P_DEFAULT) <= 0) return NULL;
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return NULL;
-  hid_t s = H5Dget_space(d);
-  int r = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
-  double *buf = NULL;
-  if (r >= 1 && r <= 3 && H5Sget_simple_extent_dims(s, dims, NULL) == r) {
-    hsize_t n = dims[0] * dims[1] * dims[2];
-    buf = malloc((n ? n : 1) * sizeof(double));
-    if (buf && n && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-      free(buf);
-      buf = NULL;
-    }
-  }
-  if (s >= 0) H5Sclose(s);
-  H5Dclose(d);
-  *rank = r;
-  return buf;
-}
-
-
 /* a string attribute or scalar string dataset (fixed or variable length), or NULL */
 static char *read_str(hid_t obj, int is_attr) {
   hid_t t = is_attr ? H5Aget_type(obj) : H5Dget_type(obj);
@@ -105,7 +80,7 @@ awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_c
   awe_status st = AWE_OK;
   hsize_t dims[3];
   int rank;
-  out->t = read_ds(f, "time", dims, &rank);
+  out->t = awe_h5_read_doubles(f, "time", dims, &rank);
   if (!out->t || rank != 1) {
     st = awe_err_set(err, AWE_EPARSE, "%s: no /time: not a log of awesim simulate", path);
     goto done;
@@ -142,7 +117,7 @@ awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_c
     char name[512];
     snprintf(name, sizeof(name), "%s/%s", v->group, v->var);
     if (H5Lexists(f, v->group, H5P_DEFAULT) <= 0) continue;
-    double *buf = read_ds(f, name, dims, &rank);
+    double *buf = awe_h5_read_doubles(f, name, dims, &rank);
     if (!buf) continue;
     char *u = units_of(f, name);
     int unit_ok = u && !strcmp(u, v->unit);

@@ -10,31 +10,7 @@
 
 #include <hdf5.h>
 
-/* a float64 dataset of up to 3 dimensions, or NULL when absent or unreadable */
-static double *read_ds(hid_t f, const char *name, hsize_t dims[3], int *rank) {
-  dims[0] = dims[1] = dims[2] = 1;
-  if (H5Lexists(f, name, H5P_DEFAULT) <= 0) {
-    /* the group must exist before its member can be asked for */
-    return NULL;
-  }
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return NULL;
-  hid_t s = H5Dget_space(d);
-  int r = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
-  double *buf = NULL;
-  if (r >= 1 && r <= 3 && H5Sget_simple_extent_dims(s, dims, NULL) == r) {
-    hsize_t n = dims[0] * dims[1] * dims[2];
-    buf = n ? malloc(n * sizeof(double)) : NULL;
-    if (buf && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-      free(buf);
-      buf = NULL;
-    }
-  }
-  if (s >= 0) H5Sclose(s);
-  H5Dclose(d);
-  *rank = r;
-  return buf;
-}
+#include "output/h5_util.h"
 
 static int has(hid_t f, const char *group, const char *name) {
   if (H5Lexists(f, group, H5P_DEFAULT) <= 0) return 0;
@@ -90,7 +66,7 @@ static void from_file(hid_t f, double t0, awe_sweep_results *r) {
   hsize_t dt[3], dw[3], dv[3], ds[3], de[3], dp[3];
   int rk;
   read_status(f, r);
-  double *t = read_ds(f, "time", dt, &rk);
+  double *t = awe_h5_read_doubles(f, "time", dt, &rk);
   if (!t) return;
   r->rows = (long)dt[0];
   hsize_t T = dt[0], first = 0;
@@ -99,10 +75,10 @@ static void from_file(hid_t f, double t0, awe_sweep_results *r) {
   if (first >= T) return;
   double n = (double)(T - first);
 
-  double *wf = has(f, "winches", "winches/force") ? read_ds(f, "winches/force", dw, &rk) : NULL;
-  double *wv = has(f, "winches", "winches/vel") ? read_ds(f, "winches/vel", dv, &rk) : NULL;
+  double *wf = has(f, "winches", "winches/force") ? awe_h5_read_doubles(f, "winches/force", dw, &rk) : NULL;
+  double *wv = has(f, "winches", "winches/vel") ? awe_h5_read_doubles(f, "winches/vel", dv, &rk) : NULL;
   double *sf = (!wf && has(f, "segments", "segments/force"))
-                   ? read_ds(f, "segments/force", ds, &rk) : NULL;
+                   ? awe_h5_read_doubles(f, "segments/force", ds, &rk) : NULL;
   const double *fsrc = wf ? wf : sf;
   const hsize_t *fd = wf ? dw : ds;
   if (fsrc && fd[0] == T && fd[1] > 0) {
@@ -128,12 +104,12 @@ static void from_file(hid_t f, double t0, awe_sweep_results *r) {
   free(wv);
   free(sf);
 
-  double *el = has(f, "wings", "wings/elevation") ? read_ds(f, "wings/elevation", de, &rk) : NULL;
+  double *el = has(f, "wings", "wings/elevation") ? awe_h5_read_doubles(f, "wings/elevation", de, &rk) : NULL;
   if (el && de[0] == T && de[1] > 0) {
     double e = el[(T - 1) * de[1]];
     r->elevation_final = in_degrees(f, "wings/elevation") ? e : e * 180.0 / M_PI;
   } else {
-    double *p = has(f, "points", "points/pos") ? read_ds(f, "points/pos", dp, &rk) : NULL;
+    double *p = has(f, "points", "points/pos") ? awe_h5_read_doubles(f, "points/pos", dp, &rk) : NULL;
     if (p && rk == 3 && dp[0] == T && dp[2] == 3 && dp[1] > 0) {
       /* the farthest moving point at the last selected row (over the window) */
       double best = -1;
