@@ -107,6 +107,8 @@ bad_case fig8_reel_in_range "c.yaml:5:[0-9]+: controllers.f.reel_in_elevation: 9
   "$F8, phase: controllers.p.phase, reel_in_elevation: 95}"
 bad_case fig8_reel_in_azimuth "controllers.f.reel_in_azimuth: -120 deg is out of range" \
   "$F8, phase: controllers.p.phase, reel_in_elevation: 70, reel_in_azimuth: -120}"
+bad_case fig8_turns "c.yaml:5:[0-9]+: controllers.f.turns: unknown turns 'dwon' \(did you mean 'down'\?\) \(allowed: up, .*down" \
+  "$F8, turns: dwon}"
 bad_case pump_winch "controllers.p.winch: unknown winch 'main_winch'" \
   '  - {name: p, type: pumping, winch: main_winch, reel_out_force: 100, reel_in_speed: 1, min_length: 10, max_length: 20, output: [points.mass.force.z]}'
 

@@ -52,13 +52,15 @@ double awe_fig8_step(const awe_ctrl *c, awe_ctrl_state *s, const double *yout) {
   s->sp = chi_d;
   s->meas = chi;
   s->phase = s->side > 0 ? 0.0 : 1.0;
-  /* turns are flown upward, away from the ground (Fechner's planner flies its turns as
-   * up-loops): heading for -azimuth the up-turn lowers the course (through +-pi), heading for
-   * +azimuth it raises it; when the shorter way to the target's bearing would be the down-turn
-   * (|error| > pi/2 with the other sign), the error is taken the long way round (bounded) */
+  /* turns are flown upward, away from the ground, by default (Fechner's planner flies its
+   * turns as up-loops): heading for -azimuth the up-turn lowers the course (through +-pi),
+   * heading for +azimuth it raises it; when the shorter way to the target's bearing would be
+   * the other turn (|error| > pi/2 with the other sign), the error is taken the long way round
+   * (bounded). `turns: down` flies the mirror image: each turn descends (through course 0) */
   double e = awe_wrap_pi(chi_d - chi);
-  if (s->side < 0 && e > M_PI / 2) e = fmax(e - 2.0 * M_PI, -0.99 * M_PI);
-  else if (s->side > 0 && e < -M_PI / 2) e = fmin(e + 2.0 * M_PI, 0.99 * M_PI);
+  double up = p->f8_down_turns ? -1.0 : 1.0;   /* the mirror image for down-turns */
+  if (s->side * up < 0 && e > M_PI / 2) e = fmax(e - 2.0 * M_PI, -0.99 * M_PI);
+  else if (s->side * up > 0 && e < -M_PI / 2) e = fmin(e + 2.0 * M_PI, 0.99 * M_PI);
   awe_controller_spec q = *p;
   q.wrap = 1;
   return awe_pid_step(&q, c->period, &s->pid, chi + e, chi, &s->err);

@@ -290,6 +290,7 @@ typedef struct {
    * loop (kp, ki, kd above act on the course error), the measured wing */
   const char *wing;
   double f8_azimuth, f8_elevation, f8_turn_azimuth;
+  int f8_down_turns;      /* 1: turns flown downward (down-loops), 0: upward (the default) */
   /* figure_eight during a pumping cycle's reel-in: while the channel f8_phase (e.g.
    * controllers.pump.phase) is >= 0.5 the kite is steered to the single point
    * (f8_in_azimuth, f8_in_elevation) [rad] out of the crosswind zone (NULL: never) */

@@ -140,6 +140,30 @@ static awe_status read_setpoint(awe_spec *s, const awe_ynode *n, const char *sec
 }
 
 
+/* figure_eight's turns: up (the default: Fechner's up-loops, climbing away from the ground) or
+ * down (the 2019 V3 flight's: every turn descends, the kite climbs through the centre) */
+static awe_status read_f8_turns(const awe_ynode *tu, const char *sec, awe_controller_spec *c,
+                                awe_err *err) {
+  c->f8_down_turns = 0;
+  if (!tu || tu->kind == AWE_Y_NULL) return AWE_OK;
+  static const char *const TURNS[] = {"up", "down"};
+  char w[220];
+  const char *ts;
+  snprintf(w, sizeof(w), "%s.turns", sec);
+  AWE_TRY(awe_ynode_string(tu, w, &ts, err));
+  if (!strcmp(ts, "down")) {
+    c->f8_down_turns = 1;
+  } else if (strcmp(ts, "up") != 0) {
+    const char *best = awe_closest(ts, TURNS, AWE_ARRLEN(TURNS));
+    return awe_err_at(err, AWE_EINVAL, &tu->loc,
+                      "%s: unknown turns '%s'%s%s%s (allowed: up, the turns climb; down, they "
+                      "descend)", w, ts, best ? " (did you mean '" : "", best ? best : "",
+                      best ? "'?)" : "");
+  }
+  return AWE_OK;
+}
+
+
 /* figure_eight's reel-in target: phase (a channel), reel_in_elevation [deg] (both or neither),
  * reel_in_azimuth [deg] (default 0) */
 static awe_status read_f8_reel_in(awe_spec *s, const awe_ynode *n, const char *sec,
@@ -231,7 +255,7 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
   static const char *const k_f8[] = {"name", "type", "period", "wing", "azimuth", "elevation",
                                      "turn_azimuth", "kp", "ki", "kd", "d_filter", "limits",
                                      "rate_limit", "output", "phase", "reel_in_azimuth",
-                                     "reel_in_elevation", "hold"};
+                                     "reel_in_elevation", "hold", "turns"};
   static const char *const k_pump[] = {"name", "type", "period", "winch", "reel_out_force",
                                        "reel_in_speed", "min_length", "max_length", "kp", "ki",
                                        "limits", "depower", "output", "hold",
@@ -319,6 +343,7 @@ static awe_status read_one(awe_spec *s, const awe_ynode *n, int idx, awe_control
       if (!(c->f8_turn_azimuth >= 0.0 && c->f8_turn_azimuth <= c->f8_azimuth))
         return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(n, "turn_azimuth")->loc,
                           "%s.turn_azimuth: must lie in [0, azimuth]", sec);
+      AWE_TRY(read_f8_turns(awe_ymap_get(n, "turns"), sec, c, err));
       AWE_TRY(read_f8_reel_in(s, n, sec, c, err));
       break;
     case AWE_CTRL_PUMPING:
