@@ -55,6 +55,28 @@ awk -v a="$fmin" -v b="$fmax" -v m="$fmean" 'BEGIN { exit !(a > 2000 && b < 1200
   ok || bad "force $fmin-$fmax (mean $fmean) N outside 2-12 kN or mean <= 4 kN"
 awk -v r="$ratio" 'BEGIN { exit !(r >= 3 && r <= 5) }' && ok || bad "apparent/wind $ratio outside 3-5"
 
+# the turn direction: at each azimuth extreme (from t = 15 s) the kite climbs in the default
+# up-loops and descends with `turns: down` (the 2019 flight's: every turn descended)
+turn_count() {   # FILE -> "extremes climbing"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { n = $i; sub(/\[.*/, "", n); c[n] = i }; next }
+    { t = $1; az = $c["wings.main_wing.azimuth"]; vz = $c["wings.main_wing.vel.z"]
+      if (NR > 3 && t >= 15 && (az - a1) * (a1 - a2) < 0) { n++; up += v1 > 0 }
+      a2 = a1; a1 = az; v1 = vz }
+    END { printf "%d %d\n", n, up }' "$1"
+}
+timeout 900 "$AWESIM" simulate scenarios/v3_figure_eight.yaml --set run.duration=40 \
+  --set 'controllers[0].turns=down' --no-hdf5 \
+  --csv='time,wings.main_wing.azimuth,wings.main_wing.vel' >"$tmp/down.csv" 2>"$tmp/err"
+read -r nu cu <<EOT
+$(turn_count "$tmp/f8.csv")
+EOT
+read -r nd cd <<EOT
+$(turn_count "$tmp/down.csv")
+EOT
+echo "v3_figure_eight turns: up-loops $cu of $nu turns climbing, down-loops $cd of $nd"
+[ "$nu" -ge 4 ] && [ "$cu" -eq "$nu" ] && ok || bad "up-loops: $cu of $nu turns climb"
+[ "$nd" -ge 4 ] && [ "$cd" -eq 0 ] && ok || bad "down-loops: $cd of $nd turns climb"
+
 # the coupling: 25 s at 20 Hz linearized (the scenario) and at 100 Hz / 20 Hz frozen
 cols='time,wings.main_wing.elevation,wings.main_wing.azimuth,wings.main_wing.aoa'
 for v in lin20:AeroLinearized:0.05 lin100:AeroLinearized:0.01 dir20:AeroDirect:0.05; do
