@@ -141,7 +141,7 @@ then ok; else bad "parked: left 60 +- 2 deg elevation / 5 deg azimuth in 60 s"; 
 # ---- pumping: phases switch at the lengths, the summary's energy is the log's ----------------
 check pump 0 "$AWESIM" simulate scenarios/tests/ctl_pump.yaml -o "$tmp/pump.h5" --set run.duration=32 \
   --summary-json "$tmp/pump.json"
-grep_in pump_summary "$tmp/err" 'awesim: pumping: 2 full cycles, energy per cycle -0.00[0-9]+ kJ'
+grep_in pump_summary "$tmp/err" 'awesim: pumping: 2 full cycles \(controller switch to switch\), energy per cycle -0.00[0-9]+ kJ'
 if [ -n "$PY" ]; then
   check pump_energy 0 "$PY" -c "
 import h5py, json

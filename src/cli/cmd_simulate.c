@@ -508,8 +508,11 @@ static void summary(const run *r, double wall, const awe_aero_stats *ast, const 
   double e, tc, pk;
   awe_ctrl_pump_stats(sim->ctrl, &cyc, &e, &tc, &pk);
   if (pk > 0.0)
-    fprintf(stderr, "awesim: pumping: %d full cycles, energy per cycle %.4g kJ, mean cycle "
-            "power %.4g kW, peak tether force %.4g kN\n", cyc, cyc ? e / cyc / 1e3 : 0.0,
+    /* the controller's own cycles (from one switch to reel-out to the next, the first one
+     * included): the cycle table below starts them where the winch turns and takes medians */
+    fprintf(stderr, "awesim: pumping: %d full cycle%s (controller switch to switch), energy per "
+            "cycle %.4g kJ, mean power over %s %.4g kW, peak tether force %.4g kN\n", cyc,
+            cyc == 1 ? "" : "s", cyc ? e / cyc / 1e3 : 0.0, cyc == 1 ? "it" : "them",
             tc > 0 ? e / tc / 1e3 : 0.0, pk / 1e3);
   double ring;
   long nring[2], nsec;
