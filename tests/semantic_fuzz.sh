@@ -23,9 +23,11 @@ else bad "smoke run (exit $rc)"; fi
 if grep -qE '^semantic-fuzz: exit statuses: 0 x[0-9]+' "$tmp/out"; then ok
 else bad "smoke run: no trial flew to its end (exit 0)"; fi
 
-# the driver catches what it must: a crash signal, a sanitizer report, an undocumented exit
-for kind in crash sanitizer exit70; do
+# the driver catches what it must: a crash signal, a sanitizer report, an undocumented exit,
+# exit 3 (a wing hit the ground) without its message
+for kind in crash sanitizer exit70 exit3; do
   case $kind in
+    exit3) body='echo "awesim: error: something" >&2; exit 3' ;;
     crash) body='kill -SEGV $$' ;;
     sanitizer) body='echo "x.c:1:2: runtime error: signed integer overflow" >&2; exit 0' ;;
     exit70) body='exit 70' ;;
@@ -39,6 +41,15 @@ for kind in crash sanitizer exit70; do
   if [ $rc -eq 1 ] && [ "$n" -eq 2 ] && grep -q '^semantic-fuzz: 0 passed, 2 failed$' "$tmp/out"
   then ok; else bad "fake $kind: exit $rc, $n reports"; fi
 done
+# a ground crash that says so is a documented outcome (awesim(1): exit 3)
+printf '#!/bin/sh\n%s\n' 'echo "awesim: crashed: wing main_wing hit the ground at t = 1 s" >&2; exit 3' \
+  >"$tmp/fake_crashed"
+chmod +x "$tmp/fake_crashed"
+"$PY" tools/semantic-fuzz --awesim "$tmp/fake_crashed" --trials 2 --seed 1 --keep "$tmp/keep_c" \
+  >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^semantic-fuzz: 2 passed, 0 failed$' "$tmp/out"; then ok
+else bad "fake crashed (exit 3 with its message): exit $rc"; sed 's/^/    /' "$tmp/out" | tail -3; fi
 
 echo "semantic_fuzz: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
