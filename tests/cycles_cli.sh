@@ -9,6 +9,11 @@
 #               equals the cycle; the stderr table has it
 #   none        60 s of the same (one reel-out, one reel-in): "cycles": [], "cycle_median": null
 #               and stderr says there was no full cycle
+#   split       the 2019 V3 (scenarios/v3_2019.yaml) with 5 % of reel-in depower instead of 8
+#               for 360 s: in its second reel-in the kite pulls more than the 950 N reel-in
+#               force and the winch pays out for 5.2 s while the controller reels in; the
+#               table's second cycle starts there (it follows the reel speed), and a warning
+#               and "cycles_started_in_reel_in": 1 say so; the shipped 8 % gives 0 and no warning
 AWESIM=${AWESIM:-./awesim}
 pass=0
 fail=0
@@ -84,6 +89,20 @@ grep -q '"cycles": \[\], "cycle_median": null' "$tmp/s0.json" && ok ||
   bad "60 s: JSON lacks empty cycles / null median"
 grep -q '^awesim: cycles: no full pumping cycle' "$tmp/err0" && ok ||
   bad "60 s: stderr does not say there was no full cycle"
+
+# ---- a pay-out during the controller's reel-in splits a cycle: said, not passed off ----
+for d in 5 8; do
+  timeout 900 "$AWESIM" simulate scenarios/v3_2019.yaml --set run.duration=360 \
+    --set "controllers[1].depower=$d" --no-hdf5 --summary-json "$tmp/d$d.json" 2>"$tmp/errd$d"
+  rc=$?
+  [ "$rc" -eq 0 ] && ok || bad "v3_2019 depower $d: exit $rc"
+done
+[ "$(num "$tmp/d5.json" cycles_started_in_reel_in)" = 1 ] && ok ||
+  bad "depower 5: cycles_started_in_reel_in = $(num "$tmp/d5.json" cycles_started_in_reel_in)"
+grep -q "^awesim: warning: 1 of the 2 cycles start while the pumping controller 'pump' was reeling in (first: cycle 2 at t = 3[0-9][0-9]\.[0-9] s, whose [5-9]\.[0-9] s of reel-out are a pay-out" \
+  "$tmp/errd5" && ok || { bad "depower 5: no split warning"; grep warning "$tmp/errd5" | head -3; }
+[ "$(num "$tmp/d8.json" cycles_started_in_reel_in)" = 0 ] && ! grep -q 'were reeling in\|was reeling in' "$tmp/errd8" &&
+  ok || bad "depower 8 (the shipped): a split reported"
 
 echo "cycles_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,6 +2,7 @@
 #include "cli/cycles_report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -32,6 +33,38 @@ void awe_cycles_report_init(awe_cycles_report *c, const awe_model *m) {
   c->az = wing >= 0 ? find(m, "wings", "azimuth", wing, NULL) : -1;
   c->va = wing >= 0 ? find(m, "wings", "va", wing, NULL) : -1;
   c->vk = wing >= 0 ? find(m, "wings", "vel", wing, NULL) : -1;
+  c->cphase = -1;
+  for (int i = 0; i < m->nctrl && winch >= 0; i++)
+    if (m->ctrl[i].cfg.type == AWE_CTRL_PUMPING && m->ctrl[i].winch == winch &&
+        m->ctrl[i].y_phase >= 0) {
+      c->cphase = m->ctrl[i].y_phase;
+      c->cname = m->ctrl[i].cfg.name;
+      break;
+    }
+}
+
+
+/* the controller's reel-in intervals: a new one opens when its phase turns to reel-in */
+static void watch_phase(awe_cycles_report *c, double t, double phase) {
+  int in = phase >= 0.5;
+  if (in && !c->in_ri) {
+    if (c->nri == c->cap_ri) {
+      int cap = c->cap_ri ? 2 * c->cap_ri : 16;
+      double *p = realloc(c->ri, 2 * (size_t)cap * sizeof(double));
+      if (!p) {
+        c->cphase = -1;   /* no memory: no check (the cycles themselves are kept) */
+        return;
+      }
+      c->ri = p;
+      c->cap_ri = cap;
+    }
+    c->ri[2 * c->nri] = t;
+    c->ri[2 * c->nri + 1] = INFINITY;
+    c->nri++;
+  } else if (!in && c->in_ri) {
+    c->ri[2 * c->nri - 1] = t;
+  }
+  c->in_ri = in;
 }
 
 
@@ -48,6 +81,22 @@ void awe_cycles_report_add(awe_cycles_report *c, double t, const double *yout) {
                         norm_at(yout, c->va), norm_at(yout, c->vk), at(yout, c->az),
                         at(yout, c->p_el)};
   if (awe_cycle_stats_add(&c->s, &x)) c->failed = 1;
+  if (c->cphase >= 0) watch_phase(c, t, yout[c->cphase]);
+}
+
+
+/* the cycles the speed rule started inside one of the controller's reel-ins; *first the index
+ * of the first (-1 none) */
+static int count_split(const awe_cycles_report *c, int *first) {
+  int n = 0;
+  *first = -1;
+  for (int i = 0; i < c->s.n; i++)
+    for (int k = 0; k < c->nri; k++)
+      if (c->s.cycles[i].t_start > c->ri[2 * k] && c->s.cycles[i].t_start < c->ri[2 * k + 1]) {
+        if (!n++) *first = i;
+        break;
+      }
+  return n;
 }
 
 
@@ -74,6 +123,9 @@ void awe_cycles_report_json(FILE *f, const awe_cycles_report *c) {
   awe_cycle med;
   if (c->s.n > 0 && awe_cycle_median(c->s.cycles, c->s.n, &med) == AWE_OK) json_cycle(f, &med);
   else fputs("null", f);
+  int first;
+  if (c->cphase >= 0 || c->nri > 0)
+    fprintf(f, ", \"cycles_started_in_reel_in\": %d", count_split(c, &first));
 }
 
 
@@ -129,7 +181,20 @@ void awe_cycles_report_print(FILE *f, const awe_cycles_report *c) {
   }
   awe_cycle med;
   if (awe_cycle_median(c->s.cycles, c->s.n, &med) == AWE_OK) row(f, "median", &med, 1);
+  int first, nsplit = count_split(c, &first);
+  if (nsplit)
+    fprintf(f, "awesim: warning: %d of the %d cycles start while the pumping controller '%s' "
+               "was reeling in (first: cycle %d at t = %.1f s, whose %.1f s of reel-out are a "
+               "pay-out during the reel-in: the kite pulled more than the reel-in force): the "
+               "table follows the reel speed and splits one controller cycle in two there "
+               "(more reel-in depower or a higher reel-in force avoid the pay-out)\n", nsplit,
+            c->s.n, c->cname, first + 1, c->s.cycles[first].t_start,
+            c->s.cycles[first].reel_out_duration);
 }
 
 
-void awe_cycles_report_free(awe_cycles_report *c) { awe_cycle_stats_free(&c->s); }
+void awe_cycles_report_free(awe_cycles_report *c) {
+  awe_cycle_stats_free(&c->s);
+  free(c->ri);
+  c->ri = NULL;
+}
