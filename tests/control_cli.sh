@@ -9,32 +9,10 @@
 #                 NaN, early exit, no reply, closed input with SIGPIPE ignored, a controller that
 #                 sleeps forever) gives its message, exit 1, status=failed, the rows before the
 #                 fault, and leaves no process behind
-AWESIM=${AWESIM:-./awesim}
+. tests/lib/cli.sh
 case $AWESIM in /*) ;; *) AWESIM=$(pwd)/$AWESIM ;; esac
-ROOT=$(pwd)
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+ROOT=$root
 PY=$(tools/find-python --quiet --modules numpy,h5py) || PY=""
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -10; }
-sanitizer() { grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp/err"; }
-
-# check NAME EXPECTED_EXIT CMD...  (stdout -> $tmp/out, stderr -> $tmp/err)
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
 
 # ---- bad input: a valid spring-mass scenario with one controller, broken one way each ----------
 cp scenarios/tests/ctl_spring.structure.yaml "$tmp/s.yaml"

@@ -7,30 +7,7 @@
 #   - a 10 % steering step followed at 20 %/s in the log (kcu.steering_actual 5 % after
 #     0.25 s), the tapes 0.1 m per 100 % apart; a pid controller drives kcu.steering by name;
 #   - bad values: exit 65 and a message naming file:line:col, the key, the value and the range.
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-
-# check NAME EXPECTED_EXIT CMD...  (stdout -> $tmp/out, stderr -> $tmp/err)
-check() {
-  name=$1
-  want=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; then bad "$name: sanitizer"; return; fi
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$name: exit $rc, expected $want"; fi
-}
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
-grep_not() {
-  if grep -qE -- "$3" "$2"; then bad "$1: unexpected /$3/ in $(basename "$2")"; else ok; fi
-}
+. tests/lib/cli.sh
 
 V3=scenarios/v3_kite.yaml
 K=tests/data/kcu/v3_kcu.yaml

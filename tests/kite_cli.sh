@@ -3,29 +3,7 @@
 # refreshes, the HDF5 log holds the wing and group datasets with their shapes and the VSM
 # attributes, the CSV names the wing channels, scenario transform overrides (and their errors),
 # the steering sign, power in reel-out, linearize at a flown operating point.
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-
-# check NAME EXPECTED_EXIT CMD...  (stdout -> $tmp/out, stderr -> $tmp/err)
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
+. tests/lib/cli.sh
 
 # every kite scenario runs (short) and reports its VSM refreshes
 for s in 2plate_parked 2plate_steering 2plate_refine 2plate_reel_out; do

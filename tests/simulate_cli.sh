@@ -3,30 +3,8 @@
 # (header, C locale numbers, selection, a pipe closed by `head`), the summary line, the
 # summary JSON, exit codes for bad input and output. HDF5 contents are checked by
 # tests/test_simulate_cli.c.
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
-
-# check NAME EXPECTED_EXIT CMD...  (stdout -> $tmp/out, stderr -> $tmp/err)
-check() {
-  name=$1
-  want=$2
-  shift 2
-  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ "$rc" -eq "$want" ] && ! sanitizer; then ok; else bad "$name (exit $rc, expected $want)"; fi
-}
-
-# grep_in NAME FILE PATTERN
-grep_in() {
-  if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
-}
+. tests/lib/cli.sh
+CHECK_TIMEOUT=60
 
 check help 0 "$AWESIM" simulate --help
 grep_in help "$tmp/out" '^usage: awesim simulate'

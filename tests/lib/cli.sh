@@ -7,6 +7,7 @@
 #                          CHECK_TIMEOUT s, default 120): pass if it exits EXIT without a
 #                          sanitizer report
 #   grep_in NAME FILE ERE  pass if FILE matches ERE
+#   grep_not NAME FILE ERE pass if FILE does not match ERE
 AWESIM=${AWESIM:-./awesim}
 pass=0
 fail=0
@@ -16,7 +17,7 @@ root=$(pwd)
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/err" ] && sed 's/^/    /' "$tmp/err" | head -20; }
-sanitizer() { grep -qE 'AddressSanitizer|runtime error' "$tmp/err"; }
+sanitizer() { grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$tmp/err"; }
 
 check() {
   name=$1
@@ -29,4 +30,8 @@ check() {
 
 grep_in() {
   if grep -qE -- "$3" "$2"; then ok; else bad "$1: no /$3/ in $(basename "$2")"; fi
+}
+
+grep_not() {
+  if grep -qE -- "$3" "$2"; then bad "$1: unexpected /$3/ in $(basename "$2")"; else ok; fi
 }
