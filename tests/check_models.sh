@@ -36,6 +36,13 @@ expect models/2plate_kite/system_refine.yaml 'points:   15 \(STATIC 1, DYNAMIC 8
 expect models/v3_kite/system.yaml 'points:   44 \(STATIC 1, DYNAMIC 23, QUASI_STATIC 0, WING 20; 0 generated' \
   'segments: 95 \(0 generated' 'pulleys:  6' 'aero:     10 sections, 5 airfoils' \
   'wing:     main_wing: PARTICLE_DYNAMICS, AeroLinearized, 20 WING points' 'tether:   main_tether: 6 segments'
+# the V3 with the flown 10 mm tether: the same parts, 10.52 kg less of line (724 kg/m^3 on
+# 225 m of 13.5 against 10 mm)
+expect models/v3_kite_10mm/system.yaml 'points:   44 \(STATIC 1, DYNAMIC 23, QUASI_STATIC 0, WING 20; 0 generated' \
+  'segments: 95 \(0 generated' 'pulleys:  6' 'aero:     10 sections, 5 airfoils' \
+  'mass:     39.24[0-9]* kg moving \(point masses 23.75 kg, lines 16.55[0-9]* kg' \
+  'tether:   main_tether: 6 segments'
+expect models/v3_kite/system.yaml 'lines 27.08[0-9]* kg'
 for s in scenarios/*.yaml; do
   expect "$s" 'scenario: '
 done
