@@ -2,8 +2,9 @@
 # run.sh: run every test twice — the optimised build, then the ASan+UBSan build.
 #   C tests:   build/tests/test_*   and build/asan-tests/test_*
 #   CLI tests: tests/*.sh (except this file), run with AWESIM=./awesim and AWESIM=build/awesim-asan
-# Each prints a closing line "N passed, N failed"; a program that crashes or exits non-zero
-# without one counts as one failure. Ends with the total "N passed, N failed".
+# Each prints a closing line "[LABEL: ]N passed, N failed"; a program without one counts as one
+# failure (whatever its exit status), as does a non-zero exit with 0 failed. Ends with the total
+# "N passed, N failed".
 # The ASan pass runs TEST_JOBS (default: the number of cores) test files at a time and reports
 # them in the usual order once they are all done; the optimised pass runs one at a time, so its
 # timings are not disturbed.
@@ -32,10 +33,11 @@ tally() {  # label, exit code, seconds; the output is in $log
   label=$1
   rc=$2
   secs=$3
-  line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-  p=$(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/')
+  line=$(grep -E '^([A-Za-z0-9_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  p=$(echo "$line" | sed -E 's/^([A-Za-z0-9_-]+: )?([0-9]+) passed.*/\2/')
   f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-  [ -z "$line" ] && { p=0; f=0; }
+  # no closing line is a failure even with exit 0: the test did not say what it checked
+  [ -z "$line" ] && { p=0; f=1; echo "    (no closing \"N passed, N failed\" line)" >>"$log"; }
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
