@@ -106,12 +106,21 @@ else
   : >"$tmp/console"
   browse "t=2" --dump-dom --screenshot="$tmp/a.png" >"$tmp/dom2"
   browse "t=6" --dump-dom --screenshot="$tmp/b.png" >"$tmp/dom6"
-  browse "t=2&play=1" --dump-dom --virtual-time-budget=2000 >"$tmp/domplay"
-  check "#play=1 plays: the time advances" "$PY" -c "
+  # playing: the page must advance its time within the virtual-time budget; a headless browser
+  # on a loaded machine sometimes renders no frame in it (seen once in a full CI run: t stayed 2),
+  # so up to three tries, each a fresh browser
+  played() {
+    "$PY" -c "
 import json, re, sys
 s = json.loads(re.search(r'<pre id=\"status\">(.*?)</pre>', open(sys.argv[1]).read())
                .group(1).replace('&quot;', '\"'))
-assert s['playing'] and 2 < s['t'] <= 8, s" "$tmp/domplay"
+assert s['playing'] and 2 < s['t'] <= 8, s" "$1"
+  }
+  for try in 1 2 3; do
+    browse "t=2&play=1" --dump-dom --virtual-time-budget=2000 >"$tmp/domplay"
+    played "$tmp/domplay" 2>/dev/null && break
+  done
+  check "#play=1 plays: the time advances" played "$tmp/domplay"
   check "the page loads with no console message" sh -c "! grep -E 'CONSOLE|Uncaught' '$tmp/console'"
   printf '<html><body><script>undefinedFn();</script></body></html>' >"$tmp/throw.html"
   "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" \
