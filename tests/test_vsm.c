@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "vsm_kites.h"
 #include "aero/vsm.h"
 #include "aero/vsm_filament.h"
 #include "vsm_fastpath.h"
@@ -345,21 +346,7 @@ static void test_vsmjl_regression(void) {
 
 
 
-/* ---- symmetry, solvers, edge cases ----------------------------------------------------------- */
-
-/* Breukels V3-like kite section (t = 0.1, kappa = 0.095) shared by several tests. */
-static const awe_airfoil LEI = {AWE_AIRFOIL_BREUKELS, 1, 0, NULL, NULL, NULL, NULL, 0.1, 0.095};
-
-
-/* A curved (anhedral) rectangular-planform kite of 5 sections with Breukels airfoils. */
-static void arc_kite(awe_vsm_section *sec) {
-  const double r = 4.0, c = 1.2;
-  const double th[5] = {1.0, 0.5, 0.0, -0.5, -1.0};
-  for (int k = 0; k < 5; k++) {
-    const double y = r*sin(th[k]), z = r*cos(th[k]) - r;
-    sec[k] = (awe_vsm_section){{0.0, y, z}, {c, y, z}, 0};
-  }
-}
+/* ---- symmetry, solvers, edge cases (the arc kite and LEI section: vsm_kites.h) ------------- */
 
 
 static void test_symmetry(void) {

@@ -19,22 +19,11 @@
 #include <string.h>
 
 #include "harness.h"
+#include "vsm_kites.h"
 #include "aero/vsm.h"
 #include "aero/vsm_internal.h"
 
 static const double PI = 3.14159265358979323846;
-static const awe_airfoil LEI = {AWE_AIRFOIL_BREUKELS, 1, 0, NULL, NULL, NULL, NULL, 0.1, 0.095};
-
-
-/* A curved (anhedral) kite of 5 sections with Breukels airfoils. */
-static void arc_kite(awe_vsm_section *sec) {
-  const double r = 4.0, c = 1.2;
-  const double th[5] = {1.0, 0.5, 0.0, -0.5, -1.0};
-  for (int k = 0; k < 5; k++) {
-    const double y = r*sin(th[k]), z = r*cos(th[k]) - r;
-    sec[k] = (awe_vsm_section){{0.0, y, z}, {c, y, z}, 0};
-  }
-}
 
 
 /* 2D induction of panel j's bound vortex at p (what the solver removes at its control point). */

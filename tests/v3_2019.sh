@@ -19,17 +19,7 @@
 #               reel-out: docs/validation.md says which are outside and why) are printed as
 #               KNOWN GAP lines when outside the band, each with its band, and not asserted; a
 #               quantity found inside its band is counted as a pass
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-# num FILE KEY: the first number after "KEY": in FILE (cycle 1 comes before cycle_median)
-num() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//'; }
-# inside X LO HI
-inside() { awk -v x="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(x != "" && x >= a && x <= b) }'; }
+. tests/lib/cli.sh
 
 CH=time,wings.main_wing.distance,kcu.depower_actual,controllers.pump.phase,inputs.wind.v_wind
 CH=$CH,winches.main_winch.force,winches.main_winch.vel,points.le_5.pos.*,points.te_6.pos.*

@@ -14,15 +14,7 @@
 #             35.5 ... 37.5 deg; the attractor was set for 35.5)
 # Printed, not asserted: the cycle duration, the reel-in's force and speed and the figure
 # period, outside the flight's bands (the scenario's header says why).
-AWESIM=${AWESIM:-./awesim}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-num() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//'; }
-inside() { awk -v x="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(x != "" && x >= a && x <= b) }'; }
+. tests/lib/cli.sh
 
 timeout 900 "$AWESIM" simulate scenarios/v3_2019_10mm.yaml --set run.duration=330 --no-hdf5 \
   --summary-json "$tmp/s.json" \

@@ -8,6 +8,9 @@
 #                          sanitizer report
 #   grep_in NAME FILE ERE  pass if FILE matches ERE
 #   grep_not NAME FILE ERE pass if FILE does not match ERE
+#   num FILE KEY           the first number after "KEY": in FILE (a --summary-json: cycle 1's
+#                          field comes before cycle_median's)
+#   inside X LO HI         whether LO <= X <= HI (X not empty)
 AWESIM=${AWESIM:-./awesim}
 pass=0
 fail=0
@@ -35,3 +38,7 @@ grep_in() {
 grep_not() {
   if grep -qE -- "$3" "$2"; then bad "$1: unexpected /$3/ in $(basename "$2")"; else ok; fi
 }
+
+num() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/.*: *//'; }
+
+inside() { awk -v x="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(x != "" && x >= a && x <= b) }'; }
