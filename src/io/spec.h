@@ -235,7 +235,8 @@ typedef struct {
   double min_step;        /* [s], NAN = 1e-12 max(1, |t|) */
   double max_wall_time;   /* [s], NAN = no limit */
   double max_steps;       /* NAN = AWE_GUARD_MAX_STEPS */
-  awe_loc duration_loc, dt_loc; /* where they were given (line 0: not given) */
+  awe_loc duration_loc;   /* where run.duration was given, else run:'s place (file NULL: no run:) */
+  awe_loc dt_loc;         /* where run.dt was given (file NULL: not given) */
   int duration_given;     /* run.duration set in the scenario or by --set (not null) */
   int on_crash_continue;  /* run.on_crash: 0 stop (the default), 1 continue */
   double crash_clearance; /* run.crash_clearance [m] above the ground, NAN = AWE_CRASH_CLEARANCE */
