@@ -135,6 +135,21 @@ build/asan-tests/%: tests/%.c $(ASAN_LIB_OBJS)
 	$(say) CCLD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(SAN) $(DEPFLAGS) -Itests -o $@ $< $(ASAN_LIB_OBJS) $(DEP_LIBS)
 
+# ThreadSanitizer: the C API's threaded tests (tests/tsan_api.sh runs them)
+TSAN       := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_OBJS  := $(LIB_SRCS:src/%.c=build/tsan/%.o)
+TSAN_TESTS := build/tsan-tests/test_api_safety
+
+build/tsan/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(TSAN) $(DEPFLAGS) -c -o $@ $<
+
+build/tsan-tests/%: tests/%.c $(TSAN_OBJS)
+	@mkdir -p $(@D)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(TSAN) $(DEPFLAGS) -Itests -o $@ $< $(TSAN_OBJS) $(DEP_LIBS)
+
 build/bench/%: bench/%.c $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(say) CCLD $@
@@ -164,7 +179,8 @@ run: deps
 test: deps-tests
 	@$(MAKE) --no-print-directory test-only
 
-test-only: awesim build/awesim-asan $(TESTS) $(ASAN_TESTS) $(if $(HAVE_FUZZ_CC),$(FUZZERS))
+test-only: awesim build/awesim-asan $(TESTS) $(ASAN_TESTS) $(TSAN_TESTS) \
+           $(if $(HAVE_FUZZ_CC),$(FUZZERS))
 	tests/run.sh
 
 bench: awesim $(BENCHES)
@@ -203,7 +219,7 @@ fuzz: $(FUZZERS) build/awesim-asan
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 	tools/semantic-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(TSAN_OBJS:.o=.d) \
          $(TESTS:=.d) $(ASAN_TESTS:=.d) $(BENCHES:=.d) $(FUZZERS:=.d)
 
 # ---- libawesim: the C library of include/awesim.h (src/api), its pkg-config file, install ----

@@ -42,7 +42,8 @@ typedef enum {
   AWESIM_ENOCONV,    /* a solver did not converge */
   AWESIM_EINTEG,     /* integration failed (non-finite state, stepper failure, a run limit) */
   AWESIM_EINTR,      /* interrupted */
-  AWESIM_EINTERNAL   /* a bug */
+  AWESIM_EINTERNAL,  /* a bug */
+  AWESIM_EBUSY       /* another thread is in a call on the same handle (no internal twin) */
 } awesim_status;
 
 /* The error of awesim_open (which has no handle yet). */
@@ -111,7 +112,7 @@ int awesim_crashed(const awesim_sim *s);
  * another thread, or the one this signal handler interrupted) returns AWESIM_EINTR within one
  * right-hand-side evaluation, with the time and state of the last accepted integrator step;
  * later steps return AWESIM_EINTR at once. The one call that may be made on a handle in use
- * by another thread, and async-signal-safe (it stores one volatile sig_atomic_t). The handle
+ * by another thread, and async-signal-safe (it stores one lock-free C11 atomic int). The handle
  * stays usable for reading channels, and awesim_close / awesim_log_hdf5_close close the HDF5
  * log with the status "interrupted". A request made between calls ends the run as well.
  * (awesim_trim and awesim_linearize do not poll it.) */

@@ -47,7 +47,7 @@ static void test_stop_flag(void) {
   awe_spec *s;
   awe_sim *sim = pendulum(NULL, &s);
   if (!sim) return;
-  volatile sig_atomic_t flag = 0; /* what the CLI's handler would set */
+  awe_stop_flag flag = 0; /* what the CLI's handler would set */
   awe_err err = {0};
   awe_sim_set_stop(sim, &flag);
   ENSURE(awe_sim_step(sim, 0.01, &err) == AWE_OK);

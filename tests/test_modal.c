@@ -102,7 +102,7 @@ static void test_guarded(void) {
   awe_err err = {0};
   awe_guard g;
   awe_guard_init(&g, NULL);
-  volatile sig_atomic_t flag = 0;
+  awe_stop_flag flag = 0;
   g.stop = &flag;
   g.phase = "the eigen-analysis";
   ENSURE(awe_modal(A, n, &m0, &n0, &err) == AWE_OK);

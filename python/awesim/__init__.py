@@ -39,7 +39,7 @@ class Interrupted(Error):
     log = None
 
 
-def _waiting(sim, fn, *args):
+def _waiting(h, fn, *args):
     """fn(*args) (a C call that releases the GIL) in a worker thread, the main thread waiting:
     Ctrl-C and Python signal handlers run while C works; KeyboardInterrupt asks the C loop to
     stop, waits for it and is raised again."""
@@ -60,7 +60,7 @@ def _waiting(sim, fn, *args):
         # the C loop must have returned before the handle may be used or freed (a Thread.join
         # interrupted by Ctrl-C can report a live thread as ended): wait on our own flag,
         # through further Ctrl-Cs
-        _lib.request_stop(sim._h)
+        _lib.request_stop(h)
         while True:
             try:
                 done.wait()
@@ -83,6 +83,60 @@ def _text(v):
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_text(x) for x in v) + "]"
     return repr(v) if isinstance(v, float) else str(v)
+
+
+def _cstr(v, what):
+    """v as bytes for C; a NUL inside would cut the string there without a word: refused"""
+    b = str(v).encode()
+    if b"\0" in b:
+        raise ValueError("%s %r contains a NUL character" % (what, v))
+    return b
+
+
+class _Handle:
+    """The C handle and what guards it. Held by the Simulation, its Inputs and every getter or
+    setter it handed out, so that none of them outlives it (they hold the handle, not the
+    Simulation: no reference cycle, `del sim` frees at once). One lock serialises calls from
+    several threads (a second thread waits); after close() every use raises ValueError."""
+
+    __slots__ = ("ptr", "lock", "__weakref__")
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+        self.lock = threading.RLock()
+
+    def get(self):
+        p = self.ptr
+        if not p:
+            raise ValueError("Simulation is closed")
+        return p
+
+    def close(self):
+        if not self.ptr:
+            return
+        # a call in progress in another thread is asked to stop; the lock waits for it
+        _lib.request_stop(self.ptr)
+        with self.lock:
+            p, self.ptr = self.ptr, None
+            if p:
+                _lib.close(p)
+
+    def __del__(self):
+        try:
+            if self.ptr:
+                p, self.ptr = self.ptr, None
+                _lib.close(p)
+        except Exception:
+            pass
+
+
+def _check_status(hd, status):
+    """raise the error of a failed call on handle hd"""
+    if status:
+        cls = Interrupted if status == _EINTR else Error
+        p = hd.ptr
+        msg = _lib.message(p).decode(errors="replace") if p else "Simulation is closed"
+        raise cls(status, msg)
 
 
 class Log(dict):
@@ -111,9 +165,9 @@ class Linear:
 class Inputs:
     """sim.inputs: the base inputs by name (held from the time they are set), their .units"""
 
-    def __init__(self, sim):
-        self._sim = sim
-        h = sim._h
+    def __init__(self, hd):
+        self._hd = hd
+        h = hd.get()
         n = _lib.ninputs(h)
         self._names = [_lib.input_name(h, i).decode() for i in range(n)]
         self._index = {name: i for i, name in enumerate(self._names)}
@@ -138,18 +192,23 @@ class Inputs:
         return name in self._index
 
     def __getitem__(self, name):
-        return _lib.get_input(self._sim._h, self.index(name))
+        i = self.index(name)
+        with self._hd.lock:
+            return _lib.get_input(self._hd.get(), i)
 
     def __setitem__(self, name, value):
-        self._sim._check(_lib.set_input(self._sim._h, self.index(name), value))
+        i = self.index(name)
+        with self._hd.lock:
+            _check_status(self._hd, _lib.set_input(self._hd.get(), i, value))
 
     def setter(self, name):
-        """A fast setter of one input: f(value) (no name lookup per call)."""
-        h, i, f, check = self._sim._h, self.index(name), _lib.set_input, self._sim._check
+        """A fast setter of one input: f(value) (no name lookup per call; it keeps the run's
+        handle alive and raises ValueError once the Simulation is closed)."""
+        hd, i, f = self._hd, self.index(name), _lib.set_input
 
         def set_value(value):
-            if f(h, i, value):
-                check(1)
+            with hd.lock:
+                _check_status(hd, f(hd.get(), i, value))
         return set_value
 
 
@@ -159,29 +218,38 @@ class Simulation:
     outputs at t = 0). Close with close() or a with block (also done when collected)."""
 
     def __init__(self, path, set=None):
+        self._hd = _Handle(None)
         sets = ["%s=%s" % (k, _text(v)) for k, v in (set or {}).items()]
-        arr = (ctypes.c_char_p * (len(sets) + 1))(*[s.encode() for s in sets])
+        arr = (ctypes.c_char_p * (len(sets) + 1))(*[_cstr(s, "override") for s in sets])
         err = _lib.ErrorStruct()
-        self._h = None
-        h = _lib.open_(str(path).encode(), len(sets), arr, ctypes.byref(err))
+        h = _lib.open_(_cstr(path, "scenario path"), len(sets), arr, ctypes.byref(err))
         if not h:
             raise Error(err.code, err.msg.decode(errors="replace"))
-        self._h = h
+        self._hd = _Handle(h)
         n = _lib.nchannels(h)
         self.channels = [_lib.channel_name(h, i).decode() for i in range(n)]
         self.units = {name: _lib.channel_unit(h, i).decode()
                       for i, name in enumerate(self.channels)}
         self._index = {name: i for i, name in enumerate(self.channels)}
-        self.inputs = Inputs(self)
+        self.inputs = Inputs(self._hd)
         self.warnings = [_lib.warning(h, i).decode() for i in range(_lib.nwarnings(h))]
         self.duration = _lib.duration(h)
         self.dt = _lib.dt(h)
 
     # ---- life cycle ----
+    @property
+    def _h(self):
+        """the C handle; ValueError("Simulation is closed") once closed"""
+        return self._hd.get()
+
+    @property
+    def closed(self):
+        return not self._hd.ptr
+
     def close(self):
-        if self._h:
-            _lib.close(self._h)
-            self._h = None
+        """Close the run (the HDF5 log gets its status). From another thread during run() or
+        a step: that call is asked to stop, and close waits for it. Idempotent."""
+        self._hd.close()
 
     def __enter__(self):
         return self
@@ -189,24 +257,20 @@ class Simulation:
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
+    # no __del__: the handle closes itself when its last holder (this Simulation, its inputs,
+    # a getter or setter handed out) is collected
 
     def _check(self, status):
-        if status:
-            cls = Interrupted if status == _EINTR else Error
-            raise cls(status, _lib.message(self._h).decode(errors="replace"))
+        _check_status(self._hd, status)
 
     # ---- stopping ----
     def request_stop(self):
         """Ask the call in progress (step_to, run, step, in another thread) to stop: it
         raises awesim.Interrupted within milliseconds; the run is over. Safe from a signal
         handler or another thread."""
-        if self._h:
-            _lib.request_stop(self._h)
+        p = self._hd.ptr  # no lock: the one call meant for a handle in use
+        if p:
+            _lib.request_stop(p)
 
     @property
     def interrupted(self):
@@ -228,19 +292,23 @@ class Simulation:
         """Advance by dt (default run.dt); a target within 1e-9 s of a log time is that log
         time (repeated steps of run.dt do not drift). Returns the new time."""
         dt = self.dt if dt is None else dt
-        if dt > self.dt * (1.0 + 1e-9):
-            self._check(_waiting(self, _lib.step, self._h, dt))
-        else:
-            self._check(_lib.step(self._h, dt))
-        return _lib.time(self._h)
+        with self._hd.lock:
+            h = self._h
+            if dt > self.dt * (1.0 + 1e-9):
+                self._check(_waiting(h, _lib.step, h, dt))
+            else:
+                self._check(_lib.step(h, dt))
+            return _lib.time(h)
 
     def step_to(self, t):
         """Advance to time t [s] (stopping at every log time on the way, as `simulate`)."""
-        if t - _lib.time(self._h) > self.dt * (1.0 + 1e-9):
-            self._check(_waiting(self, _lib.step_to, self._h, t))
-        else:
-            self._check(_lib.step_to(self._h, t))
-        return _lib.time(self._h)
+        with self._hd.lock:
+            h = self._h
+            if t - _lib.time(h) > self.dt * (1.0 + 1e-9):
+                self._check(_waiting(h, _lib.step_to, h, t))
+            else:
+                self._check(_lib.step_to(h, t))
+            return _lib.time(h)
 
     # ---- channels ----
     def index(self, name):
@@ -252,33 +320,45 @@ class Simulation:
     def __getitem__(self, name):
         """A channel's value now; a list of names gives a numpy array."""
         if isinstance(name, str):
-            return _lib.get(self._h, self.index(name))
+            i = self.index(name)
+            with self._hd.lock:
+                return _lib.get(self._h, i)
         idx = (ctypes.c_int * len(name))(*[self.index(n) for n in name])
         out = np.empty(len(name))
-        self._check(_lib.read(self._h, idx, len(name), out.ctypes.data_as(_lib.P_double)))
+        with self._hd.lock:
+            self._check(_lib.read(self._h, idx, len(name), out.ctypes.data_as(_lib.P_double)))
         return out
 
     def getter(self, name):
-        """A fast reader of one channel: f() (no name lookup per call)."""
-        h, i, f = self._h, self.index(name), _lib.get
-        return lambda: f(h, i)
+        """A fast reader of one channel: f() (no name lookup per call; it keeps the run's
+        handle alive and raises ValueError once the Simulation is closed)."""
+        hd, i, f = self._hd, self.index(name), _lib.get
+        hd.get()
+
+        def get_value():
+            with hd.lock:
+                return f(hd.get(), i)
+        return get_value
 
     def values(self):
         """Every channel now, as a numpy array in the order of sim.channels."""
         out = np.empty(len(self.channels))
-        self._check(_lib.read(self._h, None, len(self.channels),
-                              out.ctypes.data_as(_lib.P_double)))
+        with self._hd.lock:
+            self._check(_lib.read(self._h, None, len(self.channels),
+                                  out.ctypes.data_as(_lib.P_double)))
         return out
 
     # ---- whole runs ----
     def run(self):
         """Run to the end of run.duration; returns the log rows from here (the row at t = 0
         too when nothing was stepped yet) as a Log of numpy arrays with units."""
-        n = _lib.rows_left(self._h)
-        rows = np.empty((max(n, 0), len(self.channels) + 1))
-        got = ctypes.c_long(0)
-        rc = _waiting(self, _lib.run, self._h, rows.ctypes.data_as(_lib.P_double), n,
-                      ctypes.byref(got))
+        with self._hd.lock:
+            h = self._h
+            n = _lib.rows_left(h)
+            rows = np.empty((max(n, 0), len(self.channels) + 1))
+            got = ctypes.c_long(0)
+            rc = _waiting(h, _lib.run, h, rows.ctypes.data_as(_lib.P_double), n,
+                          ctypes.byref(got))
         names = ["time"] + self.channels
         units = ["s"] + [self.units[c] for c in self.channels]
         log = Log(names, units, rows[:got.value])
@@ -291,30 +371,40 @@ class Simulation:
 
     def log_csv(self, path, patterns=None):
         """Write the rows of `simulate --csv=patterns` to path from now on (the same bytes)."""
-        self._check(_lib.log_csv(self._h, str(path).encode(),
-                                 patterns.encode() if patterns else None))
+        p, pat = _cstr(path, "path"), _cstr(patterns, "patterns") if patterns else None
+        with self._hd.lock:
+            self._check(_lib.log_csv(self._h, p, pat))
 
     def close_csv(self):
-        self._check(_lib.log_csv_close(self._h))
+        with self._hd.lock:
+            self._check(_lib.log_csv_close(self._h))
 
     def log_hdf5(self, path):
         """Write the HDF5 log of `simulate -o path` from now on (awesim-plot, awesim-replay
         read it); closed with the run's status by close() or close_hdf5()."""
-        self._check(_lib.log_hdf5(self._h, str(path).encode()))
+        p = _cstr(path, "path")
+        with self._hd.lock:
+            self._check(_lib.log_hdf5(self._h, p))
 
     def close_hdf5(self):
-        self._check(_lib.log_hdf5_close(self._h))
+        with self._hd.lock:
+            self._check(_lib.log_hdf5_close(self._h))
 
     def trim(self):
         """Trim at t = 0 (as `awesim trim`); the run continues from the trim. Returns the
         residuals {"force": N, "moment": N m, "relative": -}."""
         r = (ctypes.c_double * 3)()
-        self._check(_lib.trim(self._h, r))
+        with self._hd.lock:
+            self._check(_lib.trim(self._h, r))
         return {"force": r[0], "moment": r[1], "relative": r[2]}
 
     def linearize(self):
         """Linearize at the current state and inputs over `awesim linearize`'s default
         channels: a Linear with A, B, C, D and the names and units of x, u, y."""
+        with self._hd.lock:
+            return self._linearize()
+
+    def _linearize(self):
         nx, nu, ny = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
         self._check(_lib.linearize(self._h, ctypes.byref(nx), ctypes.byref(nu), ctypes.byref(ny)))
         nx, nu, ny = nx.value, nu.value, ny.value

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "aero/vsm_internal.h"
+#include "util/mem_budget.h"
 #include "util/vec3.h"
 
 
@@ -436,6 +437,15 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
 
   // one block for all arrays
   size_t bytes = carve(w, NULL);
+  /* the influence matrices grow as panels squared: 10,000 panels ask for gigabytes */
+  awe_err merr = {0};
+  char what[64];
+  snprintf(what, sizeof(what), "a VSM wing of %d panels", n);
+  if (awe_mem_check((double)bytes, what, &merr)) {
+    awe_vsm_wing_free(w);
+    seterr(err, errsz, "vsm: %s", merr.msg);
+    return NULL;
+  }
   char *block = calloc(1, bytes);
   if (!block) {
     free(block);
@@ -544,7 +554,7 @@ void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac) {
 }
 
 
-void awe_vsm_wing_set_stop(awe_vsm_wing *w, const volatile sig_atomic_t *stop) {
+void awe_vsm_wing_set_stop(awe_vsm_wing *w, const awe_stop_flag *stop) {
   if (w) w->stop = stop;
 }
 

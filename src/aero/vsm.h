@@ -34,6 +34,7 @@
 
 #include "aero/airfoil.h"
 #include "aero/vsm_settings.h"
+#include "util/status.h"
 
 /* Below this apparent wind speed [m/s] awe_vsm_solve returns zero loads and AWE_VSM_LOW_WIND. */
 #define AWE_VSM_MIN_WIND 1e-3
@@ -143,7 +144,7 @@ void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac);
 
 /* Watch stop (borrowed; NULL: never): while it is nonzero every solve gives up after one
  * iteration (not converged), so a signal ends a long solve at once. */
-void awe_vsm_wing_set_stop(awe_vsm_wing *w, const volatile sig_atomic_t *stop);
+void awe_vsm_wing_set_stop(awe_vsm_wing *w, const awe_stop_flag *stop);
 
 /* Forget the previous circulation (the next solve starts from s->gamma0). */
 void awe_vsm_wing_reset_gamma(awe_vsm_wing *w);

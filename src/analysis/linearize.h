@@ -90,7 +90,7 @@ typedef struct {
    * NULL: none */
   int (*integrating)(const awe_var *v);
   /* nonzero (a signal number): stop between two perturbations with AWE_EINTR; NULL: never */
-  const volatile sig_atomic_t *stop;
+  const awe_stop_flag *stop;
 } awe_lin_problem;
 
 /* The linear model. Row-major matrices; names and units per coordinate. */

@@ -32,12 +32,14 @@ struct awesim_sim {
   FILE *csv_file;          /* the CSV log, or NULL */
   awe_csv *csv;
   awe_h5 *h5;              /* the HDF5 log, or NULL */
+  char *csv_path, *h5_path;/* the logs' paths while open (the output guard compares them) */
   int failed;              /* a step failed: the HDF5 log closes as failed */
   awe_linsys lin;          /* the last linearization (nx = 0: none) */
   int have_lin;
   /* the stop flag of the run's guard: awesim_request_stop sets it (from a signal handler or
    * another thread), every loop of the run polls it */
-  volatile sig_atomic_t stop;
+  awe_stop_flag stop;
+  atomic_flag busy;        /* a call is running on the handle (one at a time) */
 };
 
 /* AWE_TRY for the API's own status type */

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -14,9 +15,13 @@
 #include "io/load.h"
 #include "io/yaml_doc.h"
 #include "model/model.h"
+#include "output/out_guard.h"
 
 
 const char *awesim_version(void) { return AWE_VERSION; }
+
+static awesim_status log_csv_close_(awesim_sim *s);
+static awesim_status log_hdf5_close_(awesim_sim *s);
 
 
 awesim_status awe_api_fail(awesim_sim *s, awe_status code, const char *fmt, ...) {
@@ -95,6 +100,7 @@ awesim_sim *awesim_open(const char *scenario, int nset, const char *const *sets,
     snprintf(err->msg, sizeof(err->msg), "out of memory");
     return NULL;
   }
+  atomic_flag_clear(&s->busy);
   awe_diag early = {0};
   if (!scenario) {
     awe_api_fail(s, AWE_EUSAGE, "awesim_open: no scenario path");
@@ -142,9 +148,15 @@ fail:
 
 void awesim_close(awesim_sim *s) {
   if (!s) return;
+  /* a run in another thread is asked to stop and finishes its call before the handle goes */
+  if (atomic_flag_test_and_set(&s->busy)) {
+    s->stop = AWE_GUARD_STOP_REQUEST;
+    struct timespec ms = {0, 1000000};
+    while (atomic_flag_test_and_set(&s->busy)) nanosleep(&ms, NULL);
+  }
   if (s->sim) awe_sim_finish(s->sim, &s->err);
-  awesim_log_csv_close(s);
-  awesim_log_hdf5_close(s);
+  log_csv_close_(s);
+  log_hdf5_close_(s);
   awe_linsys_free(&s->lin);
   free_table(s->chan, s->nchan);
   free_table(s->in, s->nin);
@@ -155,25 +167,27 @@ void awesim_close(awesim_sim *s) {
 }
 
 
-const char *awesim_message(const awesim_sim *s) { return s ? s->err.msg : "no handle"; }
-
-int awesim_nwarnings(const awesim_sim *s) { return s->spec->warnings.n; }
-
-const char *awesim_warning(const awesim_sim *s, int i) {
-  return i >= 0 && i < s->spec->warnings.n ? s->spec->warnings.msg[i] : NULL;
+const char *awesim_message(const awesim_sim *s) {
+  return s ? s->err.msg : "no handle: the awesim_sim pointer is NULL (awesim_open failed or it was closed)";
 }
 
-double awesim_time(const awesim_sim *s) { return s->sim->t; }
-double awesim_duration(const awesim_sim *s) { return s->m->opt.duration; }
-double awesim_dt(const awesim_sim *s) { return s->m->opt.dt; }
-int awesim_crashed(const awesim_sim *s) { return s->sim->crash.happened; }
+int awesim_nwarnings(const awesim_sim *s) { return s ? s->spec->warnings.n : 0; }
 
-/* async-signal-safe: one store to a volatile sig_atomic_t, no call, no lock */
+const char *awesim_warning(const awesim_sim *s, int i) {
+  return s && i >= 0 && i < s->spec->warnings.n ? s->spec->warnings.msg[i] : NULL;
+}
+
+double awesim_time(const awesim_sim *s) { return s ? s->sim->t : NAN; }
+double awesim_duration(const awesim_sim *s) { return s ? s->m->opt.duration : NAN; }
+double awesim_dt(const awesim_sim *s) { return s ? s->m->opt.dt : NAN; }
+int awesim_crashed(const awesim_sim *s) { return s ? s->sim->crash.happened : 0; }
+
+/* async-signal-safe and race-free: one store to a lock-free atomic int, no call, no lock */
 void awesim_request_stop(awesim_sim *s) {
   if (s) s->stop = AWE_GUARD_STOP_REQUEST;
 }
 
-int awesim_interrupted(const awesim_sim *s) { return s->stop != 0; }
+int awesim_interrupted(const awesim_sim *s) { return s ? s->stop != 0 : 0; }
 
 
 static int find(const awe_api_scalar *t, int n, const char *name) {
@@ -183,18 +197,18 @@ static int find(const awe_api_scalar *t, int n, const char *name) {
 }
 
 
-int awesim_nchannels(const awesim_sim *s) { return s->nchan; }
+int awesim_nchannels(const awesim_sim *s) { return s ? s->nchan : 0; }
 
 const char *awesim_channel_name(const awesim_sim *s, int i) {
-  return i >= 0 && i < s->nchan ? s->chan[i].name : NULL;
+  return s && i >= 0 && i < s->nchan ? s->chan[i].name : NULL;
 }
 
 const char *awesim_channel_unit(const awesim_sim *s, int i) {
-  return i >= 0 && i < s->nchan ? s->chan[i].unit : NULL;
+  return s && i >= 0 && i < s->nchan ? s->chan[i].unit : NULL;
 }
 
 int awesim_channel_index(const awesim_sim *s, const char *name) {
-  return find(s->chan, s->nchan, name);
+  return s ? find(s->chan, s->nchan, name) : -1;
 }
 
 
@@ -216,13 +230,17 @@ awesim_status awe_api_refresh(awesim_sim *s) {
 
 
 double awesim_get(const awesim_sim *s, int i) {
-  if (i < 0 || i >= s->nchan) return NAN;
-  if (s->dirty) awe_api_refresh((awesim_sim *)s);
-  return s->sim->yout[s->chan[i].k];
+  if (!s || i < 0 || i >= s->nchan) return NAN;
+  awesim_sim *w = (awesim_sim *)s; /* the outputs' refresh is a cache fill */
+  if (atomic_flag_test_and_set(&w->busy)) return NAN;
+  if (s->dirty) awe_api_refresh(w);
+  double v = s->sim->yout[s->chan[i].k];
+  atomic_flag_clear(&w->busy);
+  return v;
 }
 
 
-awesim_status awesim_read(awesim_sim *s, const int *idx, int n, double *out) {
+static awesim_status read_(awesim_sim *s, const int *idx, int n, double *out) {
   if (n < 0 || n > s->nchan || !out)
     return awe_api_fail(s, AWE_EUSAGE, "awesim_read: %d channels asked, the model has %d", n,
                         s->nchan);
@@ -238,26 +256,26 @@ awesim_status awesim_read(awesim_sim *s, const int *idx, int n, double *out) {
 }
 
 
-int awesim_ninputs(const awesim_sim *s) { return s->nin; }
+int awesim_ninputs(const awesim_sim *s) { return s ? s->nin : 0; }
 
 const char *awesim_input_name(const awesim_sim *s, int i) {
-  return i >= 0 && i < s->nin ? s->in[i].name : NULL;
+  return s && i >= 0 && i < s->nin ? s->in[i].name : NULL;
 }
 
 const char *awesim_input_unit(const awesim_sim *s, int i) {
-  return i >= 0 && i < s->nin ? s->in[i].unit : NULL;
+  return s && i >= 0 && i < s->nin ? s->in[i].unit : NULL;
 }
 
 int awesim_input_index(const awesim_sim *s, const char *name) {
-  return find(s->in, s->nin, name);
+  return s ? find(s->in, s->nin, name) : -1;
 }
 
 double awesim_get_input(const awesim_sim *s, int i) {
-  return i >= 0 && i < s->nin ? s->sim->u[s->in[i].k] : NAN;
+  return s && i >= 0 && i < s->nin ? s->sim->u[s->in[i].k] : NAN;
 }
 
 
-awesim_status awesim_set_input(awesim_sim *s, int i, double value) {
+static awesim_status set_input_(awesim_sim *s, int i, double value) {
   if (i < 0 || i >= s->nin)
     return awe_api_fail(s, AWE_EUSAGE, "awesim_set_input: input index %d out of range [0, %d)",
                         i, s->nin);
@@ -301,13 +319,18 @@ static awesim_status step1(awesim_sim *s, double t) {
 }
 
 
-awesim_status awesim_step_to(awesim_sim *s, double t) {
+static awesim_status step_to_(awesim_sim *s, double t) {
   awe_sim *sim = s->sim;
   const awe_model *m = s->m;
   s->err = (awe_err){0};
   if (!(t > sim->t) || !isfinite(t))
     return awe_api_fail(s, AWE_EUSAGE, "awesim_step_to: t = %.17g s is not after the current "
                         "time %.17g s", t, sim->t);
+  /* past the run's end no row is logged and the log would close as complete: refuse */
+  if (t > m->opt.duration * (1.0 + 1e-12) + 1e-12)
+    return awe_api_fail(s, AWE_EUSAGE, "awesim_step_to: t = %.17g s is past run.duration = "
+                        "%.17g s (allowed: up to run.duration; raise it in the scenario or with "
+                        "the override run.duration=SECONDS to run longer)", t, m->opt.duration);
   if (sim->crash.happened && !m->opt.on_crash_continue)
     return awe_api_fail(s, AWE_EINTEG, "t = %.9g s: the run ended: a wing hit the ground",
                         sim->t);
@@ -330,24 +353,25 @@ awesim_status awesim_step_to(awesim_sim *s, double t) {
 }
 
 
-awesim_status awesim_step(awesim_sim *s, double dt) {
+static awesim_status step_(awesim_sim *s, double dt) {
   if (!(dt > 0.0) || !isfinite(dt))
     return awe_api_fail(s, AWE_EUSAGE, "awesim_step: dt = %g s must be positive", dt);
   double t = s->sim->t + dt, k = round(t / s->m->opt.dt);
   if (k >= 1.0 && k <= (double)awe_sim_log_steps(s->m) &&
       fabs(t - awe_sim_log_time(s->m, (long)k)) <= 1e-9)
     t = awe_sim_log_time(s->m, (long)k);
-  return awesim_step_to(s, t);
+  return step_to_(s, t);
 }
 
 
 long awesim_rows_left(const awesim_sim *s) {
+  if (!s) return 0;
   long left = awe_sim_log_steps(s->m) - s->k;
   return (left > 0 ? left : 0) + (s->sim->t == 0.0 && s->k == 0);
 }
 
 
-awesim_status awesim_run(awesim_sim *s, double *rows, long maxrows, long *nrows) {
+static awesim_status run_(awesim_sim *s, double *rows, long maxrows, long *nrows) {
   awe_sim *sim = s->sim;
   int ncol = s->nchan + 1;
   long n = 0;
@@ -360,13 +384,13 @@ awesim_status awesim_run(awesim_sim *s, double *rows, long maxrows, long *nrows)
   for (;;) {
     if (!first) {
       if (s->k >= nlog || (sim->crash.happened && !s->m->opt.on_crash_continue)) break;
-      API_TRY(awesim_step_to(s, awe_sim_log_time(s->m, s->k + 1)));
+      API_TRY(step_to_(s, awe_sim_log_time(s->m, s->k + 1)));
     }
     first = 0;
     if (n < maxrows) {
       double *r = rows + n * ncol;
       r[0] = sim->t;
-      API_TRY(awesim_read(s, NULL, s->nchan, r + 1));
+      API_TRY(read_(s, NULL, s->nchan, r + 1));
       n++;
       if (nrows) *nrows = n;
     }
@@ -375,13 +399,13 @@ awesim_status awesim_run(awesim_sim *s, double *rows, long maxrows, long *nrows)
 }
 
 
-awesim_status awesim_log_csv(awesim_sim *s, const char *path, const char *patterns) {
-  awesim_log_csv_close(s);
+static awesim_status log_csv_(awesim_sim *s, const char *path, const char *patterns) {
+  log_csv_close_(s);
   if (!path) return awe_api_fail(s, AWE_EUSAGE, "awesim_log_csv: no path");
-  s->csv_file = fopen(path, "w");
-  if (!s->csv_file)
-    return awe_api_fail(s, AWE_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
   awe_err e = {0};
+  s->csv_file = awe_out_guard_fopen(s->spec, path, s->h5_path, &e);
+  if (!s->csv_file) return fail_err(s, &e);
+  s->csv_path = strdup(path);
   int rc = awe_csv_open(&s->csv, s->csv_file, &s->m->reg.output, patterns, &e);
   if (rc) {
     fclose(s->csv_file);
@@ -394,7 +418,7 @@ awesim_status awesim_log_csv(awesim_sim *s, const char *path, const char *patter
 }
 
 
-awesim_status awesim_log_csv_close(awesim_sim *s) {
+static awesim_status log_csv_close_(awesim_sim *s) {
   awe_err e = {0};
   int rc = 0;
   if (s->csv) rc = awe_csv_close(s->csv, &e);
@@ -402,24 +426,28 @@ awesim_status awesim_log_csv_close(awesim_sim *s) {
   if (s->csv_file && fclose(s->csv_file) && !rc)
     rc = awe_err_set(&e, AWE_EIO, "the CSV log: %s", strerror(errno));
   s->csv_file = NULL;
+  free(s->csv_path);
+  s->csv_path = NULL;
   return rc ? fail_err(s, &e) : AWESIM_OK;
 }
 
 
-awesim_status awesim_log_hdf5(awesim_sim *s, const char *path) {
-  awesim_log_hdf5_close(s);
+static awesim_status log_hdf5_(awesim_sim *s, const char *path) {
+  log_hdf5_close_(s);
   if (!path) return awe_api_fail(s, AWE_EUSAGE, "awesim_log_hdf5: no path");
   awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
                       .scenario = s->spec->scenario_text};
   awe_err e = {0};
+  if (awe_out_guard(s->spec, path, s->csv_path, &e)) return fail_err(s, &e);
   s->h5 = awe_h5_open(path, &s->m->reg.output, &info, &e);
   if (!s->h5) return fail_err(s, &e);
+  s->h5_path = strdup(path);
   API_TRY(awe_api_refresh(s));
   return log_row(s);
 }
 
 
-awesim_status awesim_log_hdf5_close(awesim_sim *s) {
+static awesim_status log_hdf5_close_(awesim_sim *s) {
   if (!s->h5) return AWESIM_OK;
   awe_sim *sim = s->sim;
   awe_run_status rs = s->failed ? AWE_RUN_FAILED
@@ -429,5 +457,39 @@ awesim_status awesim_log_hdf5_close(awesim_sim *s) {
   awe_err e = {0};
   awe_status st = awe_h5_close(s->h5, rs, rs == AWE_RUN_FAILED ? s->err.msg : NULL, &e);
   s->h5 = NULL;
+  free(s->h5_path);
+  s->h5_path = NULL;
   return st ? fail_err(s, &e) : AWESIM_OK;
 }
+
+
+/* ---- the public entry points: a NULL handle is refused, and one call at a time runs on a
+ * handle (a second thread gets AWESIM_EBUSY at once; the message is left to the first) ---- */
+#define API_CALL(s, call)                                                 \
+  do {                                                                    \
+    if (!(s)) return AWESIM_EUSAGE;                                       \
+    if (atomic_flag_test_and_set(&(s)->busy)) return AWESIM_EBUSY;        \
+    awesim_status r_ = (call);                                            \
+    atomic_flag_clear(&(s)->busy);                                        \
+    return r_;                                                            \
+  } while (0)
+
+awesim_status awesim_read(awesim_sim *s, const int *idx, int n, double *out) {
+  API_CALL(s, read_(s, idx, n, out));
+}
+awesim_status awesim_set_input(awesim_sim *s, int i, double value) {
+  API_CALL(s, set_input_(s, i, value));
+}
+awesim_status awesim_step_to(awesim_sim *s, double t) { API_CALL(s, step_to_(s, t)); }
+awesim_status awesim_step(awesim_sim *s, double dt) { API_CALL(s, step_(s, dt)); }
+awesim_status awesim_run(awesim_sim *s, double *rows, long maxrows, long *nrows) {
+  API_CALL(s, run_(s, rows, maxrows, nrows));
+}
+awesim_status awesim_log_csv(awesim_sim *s, const char *path, const char *patterns) {
+  API_CALL(s, log_csv_(s, path, patterns));
+}
+awesim_status awesim_log_csv_close(awesim_sim *s) { API_CALL(s, log_csv_close_(s)); }
+awesim_status awesim_log_hdf5(awesim_sim *s, const char *path) {
+  API_CALL(s, log_hdf5_(s, path));
+}
+awesim_status awesim_log_hdf5_close(awesim_sim *s) { API_CALL(s, log_hdf5_close_(s)); }

@@ -11,7 +11,7 @@
 #include "solve/trim.h"
 
 
-awesim_status awesim_trim(awesim_sim *s, double residual[3]) {
+static awesim_status trim_(awesim_sim *s, double residual[3]) {
   awe_sim *sim = s->sim;
   s->err = (awe_err){0};
   awe_trim_result r;
@@ -31,7 +31,7 @@ awesim_status awesim_trim(awesim_sim *s, double residual[3]) {
 }
 
 
-awesim_status awesim_linearize(awesim_sim *s, int *nx, int *nu, int *ny) {
+static awesim_status linearize_(awesim_sim *s, int *nx, int *nu, int *ny) {
   awe_sim *sim = s->sim;
   const awe_model *m = s->m;
   s->err = (awe_err){0};
@@ -73,7 +73,7 @@ out:
 }
 
 
-awesim_status awesim_lin_matrices(awesim_sim *s, double *A, double *B, double *C, double *D) {
+static awesim_status lin_matrices_(awesim_sim *s, double *A, double *B, double *C, double *D) {
   if (!s->have_lin) return awe_api_fail(s, AWE_EUSAGE, "awesim_lin_matrices: no linearization "
                                         "yet (awesim_linearize first)");
   const awe_linsys *L = &s->lin;
@@ -92,6 +92,7 @@ static int lin_n(const awe_linsys *L, char kind) {
 
 
 const char *awesim_lin_name(const awesim_sim *s, char kind, int i) {
+  if (!s) return NULL;
   const awe_linsys *L = &s->lin;
   if (!s->have_lin || i < 0 || i >= lin_n(L, kind)) return NULL;
   return kind == 'x' ? L->x_name[i] : kind == 'u' ? L->u_name[i] : L->y_name[i];
@@ -99,7 +100,27 @@ const char *awesim_lin_name(const awesim_sim *s, char kind, int i) {
 
 
 const char *awesim_lin_unit(const awesim_sim *s, char kind, int i) {
+  if (!s) return NULL;
   const awe_linsys *L = &s->lin;
   if (!s->have_lin || i < 0 || i >= lin_n(L, kind)) return NULL;
   return kind == 'x' ? L->x_unit[i] : kind == 'u' ? L->u_unit[i] : L->y_unit[i];
+}
+
+
+/* the public entry points: NULL refused, one call at a time (awesim_api.c) */
+#define LIN_CALL(s, call)                                                 \
+  do {                                                                    \
+    if (!(s)) return AWESIM_EUSAGE;                                       \
+    if (atomic_flag_test_and_set(&(s)->busy)) return AWESIM_EBUSY;        \
+    awesim_status r_ = (call);                                            \
+    atomic_flag_clear(&(s)->busy);                                        \
+    return r_;                                                            \
+  } while (0)
+
+awesim_status awesim_trim(awesim_sim *s, double residual[3]) { LIN_CALL(s, trim_(s, residual)); }
+awesim_status awesim_linearize(awesim_sim *s, int *nx, int *nu, int *ny) {
+  LIN_CALL(s, linearize_(s, nx, nu, ny));
+}
+awesim_status awesim_lin_matrices(awesim_sim *s, double *A, double *B, double *C, double *D) {
+  LIN_CALL(s, lin_matrices_(s, A, B, C, D));
 }

@@ -17,10 +17,10 @@
 
 
 /* The one piece of global mutable state in awesim: a signal handler can only talk to the
- * program through a volatile sig_atomic_t with static storage (C11 7.14.1.1). It holds the
- * number of the signal received (awe_cli_catch_signals), 0 until then; the library only reads it,
+ * program through a lock-free atomic int (awe_stop_flag) with static storage (C11 7.14.1.1).
+ * It holds the number of the signal received (awe_cli_catch_signals), 0 until then; the library only reads it,
  * through the pointer the commands pass down. */
-static volatile sig_atomic_t stop_signal = 0;
+static awe_stop_flag stop_signal = 0;
 
 static void on_signal(int sig) { stop_signal = sig; }
 
@@ -31,7 +31,7 @@ static void on_signal(int sig) { stop_signal = sig; }
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM};
 
 
-const volatile sig_atomic_t *awe_cli_catch_signals(void) {
+const awe_stop_flag *awe_cli_catch_signals(void) {
   struct sigaction sa, old;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = on_signal;
@@ -64,7 +64,7 @@ int awe_cli_pending_stop_signal(void) {
 }
 
 
-int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop) {
+int awe_cli_fail_run(const awe_err *err, const awe_stop_flag *stop) {
   if (err->code != AWE_EINTR) return awe_cli_fail(err);
   int sig = stop ? (int)*stop : 0;
   if (strncmp(err->msg, "interrupted", 11) == 0)
@@ -196,7 +196,7 @@ int awe_cli_begin(int parse_rc, const char *scenario, int nset, const char *cons
 }
 
 
-awe_sim *awe_cli_new_sim(const awe_model *m, const volatile sig_atomic_t **stop, awe_err *err) {
+awe_sim *awe_cli_new_sim(const awe_model *m, const awe_stop_flag **stop, awe_err *err) {
   *stop = awe_cli_catch_signals();
   awe_sim *sim = awe_sim_alloc(m, NULL, err);
   if (sim) awe_sim_set_stop(sim, *stop);

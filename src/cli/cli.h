@@ -75,7 +75,7 @@ int awe_cli_outputs(const awe_model *m, const char *patterns, int quiet, awe_lin
  * nohup(1) ignores it, SIGQUIT, SIGUSR1, SIGALRM) from now on: the handler only stores the signal number in the
  * flag returned (0 until a signal arrives), which the commands hand to their loops
  * (awe_sim_set_stop, awe_lin_problem.stop) and turn into exit 128 + signal. */
-const volatile sig_atomic_t *awe_cli_catch_signals(void);
+const awe_stop_flag *awe_cli_catch_signals(void);
 
 /* Hold back those same stop signals while a folder or file is swapped in place (they stay
  * pending; old receives the previous mask, to restore with sigprocmask(SIG_SETMASK, ...)), and
@@ -85,7 +85,7 @@ int awe_cli_pending_stop_signal(void);
 
 /* Report a failed command: AWE_EINTR as "awesim: interrupted ..." with exit 128 + the signal
  * in *stop (130 when unknown), anything else as awe_cli_fail. */
-int awe_cli_fail_run(const awe_err *err, const volatile sig_atomic_t *stop);
+int awe_cli_fail_run(const awe_err *err, const awe_stop_flag *stop);
 
 /* Name of a caught signal ("SIGINT", "SIGTERM", "SIGHUP", ...). */
 const char *awe_cli_signal_name(int sig);
@@ -106,7 +106,7 @@ int awe_cli_begin(int parse_rc, const char *scenario, int nset, const char *cons
 
 /* A simulation of m whose loops stop on a caught signal (awe_cli_catch_signals; *stop receives
  * the flag), with the model's stepper. NULL with err set on failure. */
-awe_sim *awe_cli_new_sim(const awe_model *m, const volatile sig_atomic_t **stop, awe_err *err);
+awe_sim *awe_cli_new_sim(const awe_model *m, const awe_stop_flag **stop, awe_err *err);
 
 /* Load scenario + --set overrides, build and validate the model, print warnings.
  * Returns 0 and fills *spec, *model, or returns the exit code after printing the error. */

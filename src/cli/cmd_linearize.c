@@ -291,7 +291,7 @@ static int along_times(const options *o, const awe_model *m, const awe_log_data 
  * file is written at the end, also when a signal, run.max_wall_time or a failure ends the run
  * early (attr status says why; the points before are all there). */
 static int linearize_along(const options *o, const awe_spec *spec, const awe_model *m,
-                           awe_sim *sim, const volatile sig_atomic_t *stop,
+                           awe_sim *sim, const awe_stop_flag *stop,
                            const awe_lin_chan *uc, int nu, const awe_lin_chan *yc, int ny,
                            const char *cmdline) {
   double *tt = NULL, *tk = NULL, *ldiff = NULL, *yscale = NULL;
@@ -501,7 +501,7 @@ int awe_cmd_linearize(int argc, char **argv) {
     default: goto fail;
   }
 
-  const volatile sig_atomic_t *stop;
+  const awe_stop_flag *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
   if (!isnan(o.every) || o.times || o.along) {

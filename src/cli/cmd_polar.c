@@ -348,7 +348,7 @@ int awe_cmd_polar(int argc, char **argv) {
   double *gcheck = gprev + np, *gscr = gprev + 2*np;
   int nbad = 0, nbranch = 0;
   /* a signal ends the polar after the current angle (and a long solve at once) */
-  const volatile sig_atomic_t *stop = awe_cli_catch_signals();
+  const awe_stop_flag *stop = awe_cli_catch_signals();
   awe_vsm_wing_set_stop(w, stop);
   const long na = (long)floor((a1 - a0)/da + 1e-9) + 1;
   const long nb = (long)floor((b1 - b0)/db + 1e-9) + 1;

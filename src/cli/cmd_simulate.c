@@ -296,7 +296,7 @@ typedef struct {
   awe_model *m;
   awe_sim *sim;
   sinks k;
-  const volatile sig_atomic_t *stop;
+  const awe_stop_flag *stop;
   char *cmdline;
   const char *solver;
   int tty;                 /* progress line on stderr */

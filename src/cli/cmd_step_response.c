@@ -279,7 +279,7 @@ typedef struct {
   awe_spec *spec;
   awe_model *m;
   awe_sim *sim;
-  const volatile sig_atomic_t *stop;
+  const awe_stop_flag *stop;
   char *cmdline;
   awe_op op;
   double dt;                  /* log interval [s] */

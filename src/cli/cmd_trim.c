@@ -231,7 +231,7 @@ int awe_cmd_trim(int argc, char **argv) {
   }
   if (o.out && awe_cli_check_output(o.out, 0, &err)) goto fail;
   if (awe_cli_output_not_input(spec, "-o", o.out, &err)) goto fail;
-  const volatile sig_atomic_t *stop;
+  const awe_stop_flag *stop;
   sim = awe_cli_new_sim(m, &stop, &err);
   if (!sim) goto fail;
   if (awe_sim_start(sim, &err)) goto fail;

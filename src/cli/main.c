@@ -1,12 +1,14 @@
 /* main.c: `awesim COMMAND ...` — dispatch to a subcommand. */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
 #include "cli/cli.h"
+#include "util/mem_budget.h"
 #include "util/status.h"
 
 typedef struct {
@@ -28,7 +30,7 @@ static const command commands[] = {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: awesim [--version] [--help] COMMAND [ARGS]\n"
+          "usage: awesim [--version] [--help] [--max-memory SIZE] COMMAND [ARGS]\n"
           "\n"
           "awesim simulates airborne wind energy systems (kites, tethers, winches, pulleys)\n"
           "from SymbolicAWEModels.jl model files.\n"
@@ -55,8 +57,35 @@ static int reopen_std_fds(void) {
 }
 
 
+/* --max-memory SIZE (or =SIZE), anywhere before "--", for every command: the memory budget of
+ * what one input may make awesim allocate (util/mem_budget.h), passed on as AWESIM_MAX_MEMORY
+ * so that the library reads it where it allocates. Removed from argv. 0, or 2 (usage). */
+static int take_max_memory(int *argc, char **argv) {
+  for (int i = 1; i < *argc; i++) {
+    if (!strcmp(argv[i], "--")) break;
+    const char *v = NULL;
+    int used = 0;
+    if (!strncmp(argv[i], "--max-memory=", 13)) v = argv[i] + 13, used = 1;
+    else if (!strcmp(argv[i], "--max-memory")) v = i + 1 < *argc ? argv[i + 1] : NULL, used = 2;
+    if (!used) continue;
+    double b;
+    if (!v || awe_mem_parse(v, &b) || b < 1024.0 * 1024.0) {
+      fprintf(stderr, "awesim: --max-memory %s: expected a size of at least 1M, e.g. 512M, 16G\n",
+              v ? v : "(missing)");
+      return 2;
+    }
+    setenv("AWESIM_MAX_MEMORY", v, 1);
+    for (int k = i; k + used <= *argc; k++) argv[k] = argv[k + used];
+    *argc -= used;
+    i--;
+  }
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
   if (reopen_std_fds()) return 71; /* EX_OSERR; nothing can be reported without stderr */
+  if (take_max_memory(&argc, argv)) return 2;
   /* GSL's default handler aborts; every GSL call's status is checked instead */
   gsl_set_error_handler_off();
   if (argc < 2) {

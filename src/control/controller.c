@@ -23,7 +23,7 @@ struct awe_ctrl_run {
 };
 
 
-void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop) {
+void awe_ctrl_run_set_stop(awe_ctrl_run *r, const awe_stop_flag *stop) {
   if (r) r->lim.stop = stop;
 }
 

@@ -74,7 +74,7 @@ awe_status awe_ctrl_run_start(awe_ctrl_run *r, awe_err *err);
 
 /* Let waits for external controllers end early on a signal: stop is the flag a handler sets
  * (borrowed; NULL: none). */
-void awe_ctrl_run_set_stop(awe_ctrl_run *r, const volatile sig_atomic_t *stop);
+void awe_ctrl_run_set_stop(awe_ctrl_run *r, const awe_stop_flag *stop);
 
 /* Let waits for external controllers end at the run's wall-time limit: deadline is the
  * CLOCK_MONOTONIC time [s] when run.max_wall_time (max_wall [s], for the message) runs out;

@@ -57,7 +57,7 @@ void awe_pump_step(const awe_ctrl *c, awe_ctrl_state *s, double t, const double 
  * cut short (polled at least every 100 ms) by the run's stop flag (AWE_EINTR), its wall-time
  * deadline and the controller's own timeout (AWE_EINTEG). */
 typedef struct {
-  const volatile sig_atomic_t *stop; /* the run's signal flag (NULL: none) */
+  const awe_stop_flag *stop; /* the run's signal flag (NULL: none) */
   double deadline;   /* CLOCK_MONOTONIC time [s] at which run.max_wall_time ends the run */
   double max_wall;   /* run.max_wall_time [s], for the message */
 } awe_ext_limits;

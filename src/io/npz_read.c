@@ -8,6 +8,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util/mem_budget.h"
+
 #define U32_MAX 0xffffffffu
 
 
@@ -200,6 +202,12 @@ awe_status awe_npz_array(const unsigned char *buf, size_t size, const char *path
           usz > UINT_MAX)
         return awe_err_set(err, AWE_EINVAL, "%s: %s: %llu compressed bytes cannot hold %llu",
                            path, want, (unsigned long long)csz, (unsigned long long)usz);
+      /* the inflated bytes and their doubles (up to twice as many bytes for float32) against
+       * the memory budget before anything is inflated: a small zip bomb stops here */
+      char what[300];
+      snprintf(what, sizeof(what), "%s: %s (%llu bytes inflated)", path, want,
+               (unsigned long long)usz);
+      AWE_TRY(awe_mem_check(3.0 * (double)usz, what, err));
       unsigned char *u = malloc(usz ? (size_t)usz : 1);
       if (!u) return awe_err_set(err, AWE_ENOMEM, "%s: out of memory for %s", path, want);
       z_stream zs;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/h5_read.h"
 #include "io/npz_read.h"
+#include "util/mem_budget.h"
 
 
 void awe_wind_box_free(awe_wind_box *b) {
@@ -42,17 +44,16 @@ static awe_status read_component(hid_t f, const char *path, const char *name, in
   if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
     return awe_err_set(err, AWE_EINVAL, "%s: no dataset /%s (a wind box has /u, /v, /w)", path,
                        name);
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  hid_t s = d >= 0 ? H5Dget_space(d) : -1;
-  hsize_t dims[3] = {0, 0, 0};
-  int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
-  if (rank == 3) H5Sget_simple_extent_dims(s, dims, NULL);
-  if (s >= 0) H5Sclose(s);
-  awe_status st = AWE_OK;
-  if (rank != 3) {
-    st = awe_err_set(err, AWE_EINVAL, "%s: /%s has %d dimensions, 3 expected (x, y, z)", path,
-                     name, rank);
-  } else if (n[0] == 0) {
+  /* shape, class and the memory budget are checked before the buffer is allocated */
+  hsize_t dims[4];
+  int rank;
+  size_t np;
+  void *buf = NULL;
+  awe_status st = awe_h5_read_num(f, path, name, 3, 3, H5T_NATIVE_FLOAT, sizeof(float), &buf,
+                                  dims, &rank, &np, err);
+  if (st) return st;
+  *out = buf;
+  if (n[0] == 0) {
     for (int a = 0; a < 3; a++) n[a] = dims[a] > 1u << 30 ? -1 : (int)dims[a];
   } else if ((int)dims[0] != n[0] || (int)dims[1] != n[1] || (int)dims[2] != n[2]) {
     st = awe_err_set(err, AWE_EINVAL, "%s: /%s is %llu x %llu x %llu, /u is %d x %d x %d", path,
@@ -64,22 +65,13 @@ static awe_status read_component(hid_t f, const char *path, const char *name, in
       st = awe_err_set(err, AWE_EINVAL, "%s: /%s has %d point%s along %c: a box needs at least 2 "
                        "per axis to interpolate", path, name, n[a], n[a] == 1 ? "" : "s",
                        "xyz"[a]);
-  if (st == AWE_OK) {
-    size_t np = (size_t)n[0] * n[1] * n[2];
-    *out = malloc(sizeof(float) * np);
-    if (!*out) st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory for /%s", path, name);
-    else if (H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
-      st = awe_err_set(err, AWE_EINVAL, "%s: cannot read /%s (truncated or damaged file)", path,
-                       name);
-    for (size_t i = 0; i < np && st == AWE_OK; i++)
-      if (!isfinite((*out)[i])) {
-        size_t l = i % (size_t)n[2], j = i / (size_t)n[2] % (size_t)n[1];
-        size_t k = i / ((size_t)n[2] * (size_t)n[1]);
-        st = awe_err_set(err, AWE_EINVAL, "%s: /%s[%zu][%zu][%zu] = %g is not finite", path,
-                         name, k, j, l, (double)(*out)[i]);
-      }
-  }
-  if (d >= 0) H5Dclose(d);
+  for (size_t i = 0; i < np && st == AWE_OK; i++)
+    if (!isfinite((*out)[i])) {
+      size_t l = i % (size_t)n[2], j = i / (size_t)n[2] % (size_t)n[1];
+      size_t k = i / ((size_t)n[2] * (size_t)n[1]);
+      st = awe_err_set(err, AWE_EINVAL, "%s: /%s[%zu][%zu][%zu] = %g is not finite", path,
+                       name, k, j, l, (double)(*out)[i]);
+    }
   return st;
 }
 
@@ -149,6 +141,16 @@ awe_status awe_wind_box_read_bts(FILE *f, const char *path, awe_wind_box *b, awe
                      "> 0 and the scales non-zero", path, dz, dy, dt, uh);
     goto out;
   }
+  /* the largest wind an int16 can encode must be a finite float: a scale of 1e-44 gave inf */
+  for (int k = 0; k < 3; k++) {
+    double vmax = (32768.0 + fabs(of[k])) / fabs(sl[k]);
+    if (!(vmax < 1e4)) {
+      st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: the %c scale %g and offset %g encode "
+                       "winds up to %g m/s; allowed: |(32768 + |offset|) / scale| < 1e4 m/s",
+                       path, "uvw"[k], sl[k], of[k], vmax);
+      goto out;
+    }
+  }
   if (nch < 0 || nch > 1 << 20 || fseek(f, nch, SEEK_CUR)) {
     st = awe_err_set(err, AWE_EINVAL, "%s: TurbSim file: bad description length %ld", path, nch);
     goto out;
@@ -166,6 +168,8 @@ awe_status awe_wind_box_read_bts(FILE *f, const char *path, awe_wind_box *b, awe
     }
     fseek(f, here, SEEK_SET);
   }
+  st = awe_mem_check(12.0 * (double)n, "the TurbSim wind box", err);
+  if (st) goto out;
   b->u = malloc(sizeof(float) * n);
   b->v = malloc(sizeof(float) * n);
   b->w = malloc(sizeof(float) * n);
@@ -259,12 +263,13 @@ awe_status awe_wind_box_read_npz(const unsigned char *buf, size_t n, const char 
     const size_t *sh = a[0].shape;
     int swap = sh[1] > sh[0]; /* the longer horizontal axis is x */
     size_t nx = swap ? sh[1] : sh[0], ny = swap ? sh[0] : sh[1], nz = sh[2], np = nx * ny * nz;
-    float *out[3];
-    for (int c = 0; c < 3; c++) out[c] = malloc(sizeof(float) * np);
+    float *out[3] = {NULL, NULL, NULL};
+    st = awe_mem_check(12.0 * (double)nx * (double)ny * (double)nz, "the .npz wind box", err);
+    for (int c = 0; c < 3 && st == AWE_OK; c++) out[c] = malloc(sizeof(float) * np);
     b->u = out[0];
     b->v = out[1];
     b->w = out[2];
-    if (!out[0] || !out[1] || !out[2])
+    if (st == AWE_OK && (!out[0] || !out[1] || !out[2]))
       st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory", path);
     for (int c = 0; c < 3 && st == AWE_OK; c++)
       for (size_t i = 0; i < nx && st == AWE_OK; i++)

@@ -95,24 +95,17 @@ hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_
 
 
 double *awe_h5_read_doubles(hid_t f, const char *name, hsize_t dims[3], int *rank) {
-  dims[0] = dims[1] = dims[2] = 1;
-  *rank = 0;
-  if (H5Lexists(f, name, H5P_DEFAULT) <= 0) return NULL;
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  if (d < 0) return NULL;
-  hid_t s = H5Dget_space(d);
-  int r = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
-  double *buf = NULL;
-  if (r >= 1 && r <= 3 && H5Sget_simple_extent_dims(s, dims, NULL) == r) {
-    hsize_t n = dims[0] * dims[1] * dims[2];
-    buf = malloc((n ? n : 1) * sizeof(double));
-    if (buf && n && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-      free(buf);
-      buf = NULL;
-    }
-  }
-  if (s >= 0) H5Sclose(s);
-  H5Dclose(d);
-  *rank = r;
-  return buf;
+  return awe_h5_read_doubles_checked(f, "", name, dims, rank, NULL);
+}
+
+
+double *awe_h5_read_doubles_checked(hid_t f, const char *path, const char *name, hsize_t dims[3],
+                                    int *rank, awe_err *err) {
+  hsize_t d4[4];
+  void *buf = NULL;
+  size_t n;
+  awe_status st = awe_h5_read_num(f, path, name, 1, 3, H5T_NATIVE_DOUBLE, sizeof(double), &buf,
+                                  d4, rank, &n, err);
+  for (int i = 0; i < 3; i++) dims[i] = d4[i];
+  return st ? NULL : buf;
 }

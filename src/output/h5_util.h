@@ -9,6 +9,7 @@
 #include <hdf5.h>
 #include <stddef.h>
 
+#include "io/h5_read.h"
 #include "output/out_file.h"
 
 /* Longest string attribute written [bytes]; longer values are cut (HDF5 keeps attributes in the
@@ -54,5 +55,10 @@ hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_
  * elements) or NULL when absent, of another rank or unreadable; HDF5 converts other numeric
  * types. Read by the log reader (log_read.c) and the sweep's results (sweep_h5.c). */
 double *awe_h5_read_doubles(hid_t f, const char *name, hsize_t dims[3], int *rank);
+
+/* The same through the checked reader (io/h5_read.h): numeric class, rank 1..3 and the memory
+ * budget are checked before allocating; err (may be NULL) says why NULL came back. */
+double *awe_h5_read_doubles_checked(hid_t f, const char *path, const char *name, hsize_t dims[3],
+                                    int *rank, awe_err *err);
 
 #endif

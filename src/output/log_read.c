@@ -10,48 +10,13 @@
 #include <string.h>
 
 #include "output/h5_util.h"
-
-/* a string attribute or scalar string dataset (fixed or variable length), or NULL */
-static char *read_str(hid_t obj, int is_attr) {
-  hid_t t = is_attr ? H5Aget_type(obj) : H5Dget_type(obj);
-  if (t < 0) return NULL;
-  char *out = NULL;
-  if (H5Tis_variable_str(t) > 0) {
-    char *v = NULL;
-    hid_t mt = H5Tcopy(H5T_C_S1);
-    H5Tset_size(mt, H5T_VARIABLE);
-    if ((is_attr ? H5Aread(obj, mt, &v) : H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v)) >= 0
-        && v) {
-      out = malloc(strlen(v) + 1);
-      if (out) strcpy(out, v);
-      H5free_memory(v);
-    }
-    H5Tclose(mt);
-  } else {
-    size_t n = H5Tget_size(t);
-    out = calloc(n + 1, 1);
-    if (out && (is_attr ? H5Aread(obj, t, out) : H5Dread(obj, t, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                                           out)) < 0) {
-      free(out);
-      out = NULL;
-    }
-  }
-  H5Tclose(t);
-  return out;
-}
-
+#include "util/mem_budget.h"
 
 static char *units_of(hid_t f, const char *name) {
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
   if (d < 0) return NULL;
   char *u = NULL;
-  if (H5Aexists(d, "units") > 0) {
-    hid_t a = H5Aopen(d, "units", H5P_DEFAULT);
-    if (a >= 0) {
-      u = read_str(a, 1);
-      H5Aclose(a);
-    }
-  }
+  awe_h5_read_str_named(d, "units", 1, 256, "", &u, NULL); /* absent or not one string: no unit */
   H5Dclose(d);
   return u;
 }
@@ -80,27 +45,32 @@ awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_c
   awe_status st = AWE_OK;
   hsize_t dims[3];
   int rank;
-  out->t = awe_h5_read_doubles(f, "time", dims, &rank);
-  if (!out->t || rank != 1) {
+  if (H5Lexists(f, "time", H5P_DEFAULT) <= 0) {
     st = awe_err_set(err, AWE_EPARSE, "%s: no /time: not a log of awesim simulate", path);
+    goto done;
+  }
+  {
+    hsize_t d4[4];
+    size_t nt;
+    void *tb = NULL;
+    st = awe_h5_read_num(f, path, "time", 1, 3, H5T_NATIVE_DOUBLE, sizeof(double), &tb, d4, &rank,
+                         &nt, err);
+    out->t = tb;
+    dims[0] = d4[0];
+    if (st) goto done;
+  }
+  if (rank != 1) {
+    st = awe_err_set(err, AWE_EPARSE, "%s: /time has %d dimensions, 1 expected", path, rank);
     goto done;
   }
   out->T = (long)dims[0];
   out->ny = ny;
-  if (H5Lexists(f, "scenario", H5P_DEFAULT) > 0) {
-    hid_t d = H5Dopen2(f, "scenario", H5P_DEFAULT);
-    if (d >= 0) {
-      out->scenario = read_str(d, 0);
-      H5Dclose(d);
-    }
-  }
-  if (H5Aexists(f, "status") > 0) {
-    hid_t a = H5Aopen(f, "status", H5P_DEFAULT);
-    if (a >= 0) {
-      out->status = read_str(a, 1);
-      H5Aclose(a);
-    }
-  }
+  st = awe_h5_read_str_named(f, "scenario", 0, AWE_H5_STR_READ_MAX, path, &out->scenario, err);
+  if (st == AWE_ENOFILE) st = AWE_OK; /* optional */
+  if (!st) st = awe_h5_read_str_named(f, "status", 1, 4096, path, &out->status, err);
+  if (st == AWE_ENOFILE) st = AWE_OK;
+  if (!st) st = awe_mem_check(8.0 * (double)out->T * (double)(ny > 0 ? ny : 1), path, err);
+  if (st) goto done;
   out->Y = malloc(sizeof(double) * ((size_t)out->T * (size_t)ny + 1));
   if (!out->Y) {
     st = awe_err_set(err, AWE_ENOMEM, "out of memory");

@@ -104,12 +104,26 @@ static awe_status get_vec(hid_t f, const char *path, const char *name, const cha
     st = awe_err_set(err, AWE_EINVAL, "%s: not an awesim trim file (no /%s)", path, name);
     goto out;
   }
-  hid_t s = H5Dget_space(d);
-  hssize_t k = s >= 0 ? H5Sget_simple_extent_npoints(s) : -1;
-  if (s >= 0) H5Sclose(s);
+  long long k = awe_h5_npoints(d, 0), kn = awe_h5_npoints(e, 0);
+  hid_t dt = H5Dget_type(d), et = H5Dget_type(e);
+  int num = dt >= 0 && (H5Tget_class(dt) == H5T_FLOAT || H5Tget_class(dt) == H5T_INTEGER);
+  int str = et >= 0 && H5Tget_class(et) == H5T_STRING && H5Tis_variable_str(et) == 0;
+  if (dt >= 0) H5Tclose(dt);
+  if (et >= 0) H5Tclose(et);
+  if (!num || !str) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: /%s must hold numbers and /%s fixed-length strings",
+                     path, name, nname);
+    goto out;
+  }
   if (k != n) {
     st = awe_err_set(err, AWE_EINVAL, "%s: /%s has %lld values, the model %d: a trim of another "
-                     "model", path, name, (long long)k, n);
+                     "model", path, name, k, n);
+    goto out;
+  }
+  /* checked apart: names longer than the values overflowed the names' buffer */
+  if (kn != n) {
+    st = awe_err_set(err, AWE_EINVAL, "%s: /%s has %lld names, /%s %d values", path, nname, kn,
+                     name, n);
     goto out;
   }
   if (n > 0 && (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ||

@@ -4,7 +4,7 @@
  * integrator's steps and right-hand-side calls, the steady-state settling and its Newton
  * polish, the linearization's perturbations) polls one awe_guard, which trips on
  *   a signal        the CLI's handler stores the stop signal (SIGINT, SIGTERM, SIGHUP...) in a
- *                   volatile sig_atomic_t it owns
+ *                   awe_stop_flag it owns
  *                   (C11 7.14.1.1: the one object a handler may write); the guard only reads it.
  *                   libawesim's awesim_request_stop stores AWE_GUARD_STOP_REQUEST in the same way
  *   wall time       run.max_wall_time [s] (default: none), counted from awe_guard_init
@@ -47,7 +47,7 @@ typedef enum {
 #define AWE_GUARD_SIZE_FACTOR 1e3
 
 typedef struct {
-  const volatile sig_atomic_t *stop; /* the signal number once one arrived, else 0; NULL: none */
+  const awe_stop_flag *stop; /* the signal number once one arrived, else 0; NULL: none */
   double max_wall;         /* [s] of wall time from wall0; <= 0: no limit */
   double wall0;            /* CLOCK_MONOTONIC when the run started [s] */
   double max_steps;        /* integrator steps, accepted + rejected; <= 0: no limit */

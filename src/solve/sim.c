@@ -168,7 +168,7 @@ void awe_sim_free(awe_sim *s) {
 }
 
 
-void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop) {
+void awe_sim_set_stop(awe_sim *s, const awe_stop_flag *stop) {
   s->guard.stop = stop;
   for (int j = 0; j < s->m->nwing; j++) awe_vsm_wing_set_stop(awe_aero_vsm(s->w, j), stop);
   awe_ctrl_run_set_stop(s->ctrl, stop);

@@ -72,7 +72,7 @@ awe_sim *awe_sim_alloc(const awe_model *m, const char *solver, awe_err *err);
 /* Let the run be stopped by a signal: stop is the flag a handler sets to the signal number
  * (borrowed; NULL: none). Every loop of the run polls it (the integrator, the settling, the
  * wings' VSM solves), and the run then ends with AWE_EINTR within one right-hand side. */
-void awe_sim_set_stop(awe_sim *s, const volatile sig_atomic_t *stop);
+void awe_sim_set_stop(awe_sim *s, const awe_stop_flag *stop);
 void awe_sim_free(awe_sim *s);
 
 /* The steady-state march of steady.h on s (before t = 0): fills s->steady_residual and

@@ -5,6 +5,7 @@
 #include "sweep/sweep.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,49 +18,26 @@ static int has(hid_t f, const char *group, const char *name) {
   return H5Lexists(f, name, H5P_DEFAULT) > 0;
 }
 
-/* is the dataset's units attribute in degrees? */
+/* is the dataset's units attribute in degrees? (absent, or not one string: no) */
 static int in_degrees(hid_t f, const char *name) {
-  int deg = 0;
   hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
   if (d < 0) return 0;
-  if (H5Aexists(d, "units") > 0) {
-    hid_t a = H5Aopen(d, "units", H5P_DEFAULT), t = H5Aget_type(a);
-    size_t n = H5Tget_size(t);
-    char *s = calloc(n + 1, 1);
-    if (s && H5Aread(a, t, s) >= 0) deg = !strncmp(s, "deg", 3);
-    free(s);
-    H5Tclose(t);
-    H5Aclose(a);
-  }
+  char *s = NULL;
+  awe_h5_read_str_named(d, "units", 1, 256, "", &s, NULL);
+  int deg = s && !strncmp(s, "deg", 3);
+  free(s);
   H5Dclose(d);
   return deg;
 }
 
-/* the root's status attribute (a fixed or variable-length string) into r->status */
+/* the root's status attribute (one fixed or variable-length string) into r->status; an array
+ * or another type is refused by the checked reader and reads as no status */
 static void read_status(hid_t f, awe_sweep_results *r) {
   r->status[0] = 0;
-  if (H5Aexists(f, "status") <= 0) return;
-  hid_t a = H5Aopen(f, "status", H5P_DEFAULT);
-  hid_t t = a >= 0 ? H5Aget_type(a) : -1;
-  if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
-    if (H5Tis_variable_str(t) > 0) {
-      char *s = NULL;
-      hid_t mt = H5Tcopy(H5T_C_S1);
-      H5Tset_size(mt, H5T_VARIABLE);
-      /* HDF5 converts no string between ASCII and UTF-8 (h5py writes UTF-8) */
-      H5Tset_cset(mt, H5Tget_cset(t));
-      if (H5Aread(a, mt, &s) >= 0 && s) snprintf(r->status, sizeof(r->status), "%s", s);
-      if (s) H5free_memory(s);
-      H5Tclose(mt);
-    } else {
-      size_t n = H5Tget_size(t);
-      char *s = n < 4096 ? calloc(n + 1, 1) : NULL;
-      if (s && H5Aread(a, t, s) >= 0) snprintf(r->status, sizeof(r->status), "%s", s);
-      free(s);
-    }
-  }
-  if (t >= 0) H5Tclose(t);
-  if (a >= 0) H5Aclose(a);
+  char *s = NULL;
+  if (awe_h5_read_str_named(f, "status", 1, 4096, "", &s, NULL) == AWE_OK)
+    snprintf(r->status, sizeof(r->status), "%s", s);
+  free(s);
 }
 
 static void from_file(hid_t f, double t0, awe_sweep_results *r) {

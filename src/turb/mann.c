@@ -6,8 +6,11 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_hyperg.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/mem_budget.h"
 
 #define BETA_N 4001          /* table points over ln(kL) in [-BETA_LN, BETA_LN] */
 #define BETA_LN 16.0         /* kL from 1e-7 to 9e6: beyond, its asymptotes */
@@ -128,6 +131,12 @@ static awe_status check_spec(const awe_mann_spec *s, awe_err *err) {
   if ((double)s->n[0] * s->n[1] * s->n[2] > 4.0e9)
     return awe_err_set(err, AWE_EINVAL, "grid: %d x %d x %d points is too large (4e9 at most)",
                        s->n[0], s->n[1], s->n[2]);
+  /* the three complex spectra and the three float components, before any is allocated */
+  double pts = (double)s->n[0] * s->n[1] * s->n[2];
+  double spectra = 3.0 * (double)s->n[0] * s->n[1] * (s->n[2] / 2 + 1) * 16.0;
+  char what[160];
+  snprintf(what, sizeof(what), "a %d x %d x %d wind box", s->n[0], s->n[1], s->n[2]);
+  AWE_TRY(awe_mem_check(spectra + 12.0 * pts, what, err));
   if (!(s->gamma >= 0.0) || !isfinite(s->gamma))
     return awe_err_set(err, AWE_EINVAL, "mann: gamma = %g must be >= 0", s->gamma);
   if (!(s->length > 0.0) || !isfinite(s->length))

@@ -7,7 +7,14 @@
 #ifndef AWE_STATUS_H
 #define AWE_STATUS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
+
+/* The flag a run polls to stop early: set by a signal handler (the CLI) or by another thread
+ * (awesim_request_stop). A lock-free atomic int is both async-signal-safe (C11 7.14.1.1, 7.17.5)
+ * and free of data races between threads, which volatile sig_atomic_t is not. */
+typedef atomic_int awe_stop_flag;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "awe_stop_flag must be lock-free for signal handlers");
 
 typedef enum {
   AWE_OK = 0,

@@ -415,5 +415,119 @@ check(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "SIGINT han
 sim.close()
 signal.signal(signal.SIGINT, sigint_inherited)
 
+# ---- the package never crashes its interpreter (issue 35): closed handles, getters that
+# outlive the Simulation, threads, reference cycles, NUL in strings ----
+def raises(exc, fn, text=None):
+    try:
+        fn()
+    except exc as e:
+        return text is None or text in str(e)
+    except BaseException:
+        return False
+    return False
+
+
+SHORT = {"run.duration": 2, "run.dt": 0.5}
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=SHORT)
+g = sim.getter(sim.channels[0])
+setter = sim.inputs.setter(sim.inputs.keys()[0]) if len(sim.inputs) else None
+inputs = sim.inputs
+sim.close()
+sim.close()  # idempotent
+closed_calls = {
+    "step": lambda: sim.step(), "step_to": lambda: sim.step_to(1.0), "run": lambda: sim.run(),
+    "time": lambda: sim.time, "crashed": lambda: sim.crashed,
+    "interrupted": lambda: sim.interrupted, "get": lambda: sim[sim.channels[0]],
+    "values": lambda: sim.values(), "log_csv": lambda: sim.log_csv(tmp + "/c.csv"),
+    "log_hdf5": lambda: sim.log_hdf5(tmp + "/c.h5"), "trim": lambda: sim.trim(),
+    "linearize": lambda: sim.linearize(), "close_csv": lambda: sim.close_csv(),
+    "getter": g, "inputs[]": lambda: inputs[inputs.keys()[0]],
+}
+if setter:
+    closed_calls["setter"] = lambda: setter(0.0)
+bad = [k for k, f in closed_calls.items() if not raises(ValueError, f, "Simulation is closed")]
+check(not bad, "after close() every method raises ValueError('Simulation is closed'): %s" % bad)
+sim.request_stop()  # harmless on a closed handle
+with awesim.Simulation(root / "scenarios/pendulum.yaml", set=SHORT) as sim:
+    g = sim.getter(sim.channels[0])
+check(raises(ValueError, lambda: sim.step()) and raises(ValueError, g),
+      "after a with block: ValueError, not a crash")
+# a getter keeps the handle alive: the Simulation collected, the getter still reads
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=SHORT)
+g = sim.getter(sim.channels[0])
+v0 = g()
+del sim
+check(g() == v0, "a getter outlives its Simulation without reading freed memory")
+# no reference cycle: del frees the C handle at once (without the cyclic GC)
+import gc  # noqa: E402
+import weakref  # noqa: E402
+gc.disable()
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=SHORT)
+hd = weakref.ref(sim._hd)
+del sim
+check(hd() is None, "del sim frees its handle at once (no Simulation <-> Inputs cycle)")
+gc.enable()
+# NUL in strings: refused, not cut
+check(raises(ValueError, lambda: awesim.Simulation(str(root / "scenarios/pendulum.yaml") + "\0x"),
+             "NUL"), "a path with NUL raises ValueError")
+check(raises(ValueError, lambda: awesim.Simulation(root / "scenarios/pendulum.yaml",
+                                                   set={"run.duration": "2\0junk"}), "NUL"),
+      "an override with NUL raises ValueError")
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=SHORT)
+check(raises(ValueError, lambda: sim.log_csv(tmp + "/a\0b.csv"), "NUL") and
+      not os.path.exists(tmp + "/a"), "a log path with NUL raises ValueError, writes nothing")
+# the log calls never overwrite the scenario, nor one log the other
+scen = tmp + "/pendulum.yaml"
+subprocess.run(["cp", "-r", str(root / "models"), tmp], check=True)
+txt = (root / "scenarios/pendulum.yaml").read_text().replace("../models/", "models/")
+pathlib.Path(scen).write_text(txt)
+s2 = awesim.Simulation(scen, set=SHORT)
+check(raises(awesim.Error, lambda: s2.log_hdf5(scen), "a file this run reads") and
+      pathlib.Path(scen).read_text() == txt, "log_hdf5 onto the scenario is refused")
+check(raises(awesim.Error, lambda: s2.log_csv(scen)) and pathlib.Path(scen).read_text() == txt,
+      "log_csv onto the scenario is refused")
+s2.log_hdf5(tmp + "/one.h5")
+check(raises(awesim.Error, lambda: s2.log_csv(tmp + "/one.h5"), "other log"),
+      "CSV and HDF5 to one path: the second is refused")
+s2.close()
+sim.close()
+# past the run's duration: an error, not a silent no-op
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=SHORT)
+check(raises(awesim.Error, lambda: sim.step_to(10), "past run.duration") and sim.time == 0.0,
+      "step_to past run.duration raises")
+sim.close()
+# threads: two threads stepping one Simulation are serialised; close() during run() in
+# another thread stops that run and waits for it
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set={"run.duration": 40, "run.dt": 0.01})
+errs = []
+
+
+def stepper():
+    try:
+        for _ in range(200):
+            sim.step()
+    except Exception as e:  # noqa: BLE001
+        errs.append(e)
+
+
+ts = [threading.Thread(target=stepper) for _ in range(2)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+check(not errs and abs(sim.time - 4.0) < 1e-9, "two threads x 200 steps of 0.01 s: t = 4 s, "
+      "no error (%s, t = %g)" % (errs, sim.time))
+sim.close()
+sim = awesim.Simulation(root / "scenarios/pendulum.yaml", set=LONG)
+res = []
+th = threading.Thread(target=lambda: res.append(raises(awesim.Interrupted, sim.run)))
+th.start()
+time.sleep(0.2)
+t0 = time.monotonic()
+sim.close()
+th.join()
+check(res == [True] and time.monotonic() - t0 < 1.0 and sim.closed,
+      "close() during run() in another thread: the run stops, close waits for it")
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
