@@ -54,6 +54,14 @@ typedef struct {
 
 typedef struct awesim_sim awesim_sim;
 
+/* Safety (every entry point): a NULL handle is refused (AWESIM_EUSAGE, NAN, -1, 0 or NULL as
+ * the return type allows; awesim_message(NULL) says so). One call at a time runs on a handle: a
+ * call made while another thread is inside a call on the same handle returns AWESIM_EBUSY at
+ * once (NAN from awesim_get) and changes nothing, not even the message; awesim_request_stop is
+ * the exception. awesim_close while another thread is inside a call asks that call to stop
+ * and waits for it to return before freeing. Handles are independent: one per thread runs in
+ * parallel. */
+
 /* "0.1.0" */
 const char *awesim_version(void);
 
@@ -101,7 +109,9 @@ awesim_status awesim_set_input(awesim_sim *s, int i, double value);
 /* Advance to t (> the current time). The integrator stops at every log time k run.dt on the
  * way (rows of the CSV log), at t, and wherever `simulate` stops it (controller samples, signal
  * breakpoints, VSM refreshes); stepping to the log times reproduces `simulate` bit for bit.
- * A crash with run.on_crash: stop ends the step early at the crash (awesim_crashed). */
+ * A crash with run.on_crash: stop ends the step early at the crash (awesim_crashed). A t past
+ * run.duration is refused (AWESIM_EUSAGE, nothing stepped): no row would be logged there and
+ * the log would close as complete; raise run.duration (an override) to run longer. */
 awesim_status awesim_step_to(awesim_sim *s, double t);
 /* awesim_step_to(current time + dt), where a target within 1e-9 s of a log time k run.dt is
  * that log time exactly (so that repeated steps of run.dt do not drift). */
@@ -122,7 +132,10 @@ int awesim_interrupted(const awesim_sim *s);
 
 /* Log the rows of `simulate --csv=patterns` (patterns NULL: every channel) to path from now
  * on, starting with the current row; the same bytes as the CLI writes. Closed by awesim_close
- * or awesim_log_csv_close. */
+ * or awesim_log_csv_close. Both log calls refuse (AWESIM_EIO, the file untouched) a path that is
+ * a file the run reads (the scenario, its model files; compared by device and inode, so no
+ * other spelling or link gets past), the run's other log, or anything but a regular file (a
+ * FIFO is refused at once instead of blocking until a reader comes). */
 awesim_status awesim_log_csv(awesim_sim *s, const char *path, const char *patterns);
 awesim_status awesim_log_csv_close(awesim_sim *s);
 /* The same for the HDF5 log of `simulate -o path` (its layout, awesim(1)); closed with the
