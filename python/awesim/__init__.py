@@ -161,6 +161,13 @@ class Linear:
     def __iter__(self):
         return iter((self.A, self.B, self.C, self.D))
 
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, k):
+        """lin[0] is A ... lin[3] is D; lin[:4] the four (A, B, C, D = lin works too)"""
+        return (self.A, self.B, self.C, self.D)[k]
+
 
 class Inputs:
     """sim.inputs: the base inputs by name (held from the time they are set), their .units"""

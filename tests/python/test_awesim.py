@@ -415,6 +415,15 @@ check(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "SIGINT han
 sim.close()
 signal.signal(signal.SIGINT, sigint_inherited)
 
+# the README's linearization line: the Linear model slices as (A, B, C, D)
+sim = awesim.Simulation(root / "scenarios/2plate_parked.yaml", set={"run.duration": 60})
+sim.step(0.05)
+lin = sim.linearize()
+A, B, C, D = lin[:4]
+check(A is lin.A and D is lin.D and len(lin) == 4 and A.shape[0] == A.shape[1] == B.shape[0],
+      "A, B, C, D = sim.linearize()[:4] (README)")
+sim.close()
+
 # ---- the package never crashes its interpreter (issue 35): closed handles, getters that
 # outlive the Simulation, threads, reference cycles, NUL in strings ----
 def raises(exc, fn, text=None):
