@@ -261,7 +261,8 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   char msg[512] = "";
   x->vsm = awe_vsm_wing_alloc(x->sec, ns, m->airfoils, m->nairfoil, &s, msg, sizeof(msg));
   if (!x->vsm)
-    return awe_err_set(err, AWE_EINVAL, "wing '%s': aero geometry: %s", m->wing_name[j],
+    return awe_err_set(err, strstr(msg, "memory") ? AWE_ENOMEM : AWE_EINVAL,
+                       "wing '%s': aero geometry: %s", m->wing_name[j],
                        msg[0] ? msg : "cannot build the VSM wing");
   if (x->rigid && m->wing_group_num[j] > 0)
     awe_vsm_wing_set_moment_frac(x->vsm, m->group_moment_frac[m->wing_groups[m->wing_group_adr[j]]]);

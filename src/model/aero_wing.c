@@ -24,7 +24,9 @@ static awe_vsm_wing *make(int nsec, const double *le, const double *te, const in
   char msg[512] = "";
   awe_vsm_wing *w = awe_vsm_wing_alloc(sec, nsec, af, naf, s, msg, sizeof(msg));
   free(sec);
-  if (!w) awe_err_set(err, AWE_EINVAL, "aero geometry: %s", msg[0] ? msg : "cannot build the wing");
+  /* out of memory or over the memory budget is no fault of the file */
+  if (!w) awe_err_set(err, strstr(msg, "memory") ? AWE_ENOMEM : AWE_EINVAL, "aero geometry: %s",
+                      msg[0] ? msg : "cannot build the wing");
   return w;
 }
 
