@@ -229,8 +229,36 @@ bgpid=""
 check "the first sweep: exit $rc, 0 expected" [ "$rc" -eq 0 ]
 check "the first sweep: 3 of 3 complete: $(tail -1 "$T/first.err")" \
   grep -q '3 of 3 runs complete' "$T/first.err"
+# after it ended, a plan of another grid into its folder would strand (it removed) its results:
+# refused, with what to do, and every result kept
+nres=$(ls "$D" | grep -c '^run_')
 "$AWESIM" sweep -o "$D" "$T/short.yaml" >/dev/null 2>"$T/err"
-check "after it ended the folder can be planned again" [ $? -eq 0 ]
+check "another grid into a folder of results: refused (exit 74)" [ $? -eq 74 ]
+check "another grid: says what to do" grep -q 'of an earlier sweep of another grid; nothing was changed or removed. Give a new folder with -o' "$T/err"
+check "another grid: the $nres result files kept" [ "$(ls "$D" | grep -c '^run_')" -eq "$nres" ]
+check "another grid: the plan kept" cmp -s "$T/plan.first" "$D/plan.tsv"
+"$AWESIM" sweep -o "$D" "$T/long.yaml" >/dev/null 2>"$T/err"
+check "the same grid again: planned (exit 0), the results kept" \
+  [ $? -eq 0 ] && [ "$(ls "$D" | grep -c '^run_')" -eq "$nres" ]
+check "the same grid again: says so" grep -q 'result files of this same grid: they are kept' "$T/err"
+
+# the tutorial's steps: a local sweep, then a Slurm job script of the same grid into the same
+# folder: it removed the 21 finished runs and summary.csv; now they stay, and the job array's
+# tasks skip the complete points instead of running them again
+E=$T/tutorial
+"$SWEEP" --awesim "$AWESIM" -q -o "$E" "$T/short.yaml" >/dev/null 2>&1
+before=$(ls "$E" | sort | tr '\n' ' ')
+"$SWEEP" --awesim "$AWESIM" --slurm "$T/job.sbatch" -o "$E" "$T/short.yaml" >/dev/null 2>"$T/err"
+check "--slurm after a local sweep: exit 0" [ $? -eq 0 ]
+check "--slurm after a local sweep: every result and summary.csv kept" \
+  [ "$(ls "$E" | sort | tr '\n' ' ')" = "$before" ] && [ -f "$E/summary.csv" ]
+cp "$E/run_001.h5" "$T/run_001.before"
+sh "$T/job.sbatch" 1 2>"$T/err"
+check "a task of a complete point: exit 0, kept" [ $? -eq 0 ]
+check "a task of a complete point: its log untouched" cmp -s "$T/run_001.before" "$E/run_001.h5"
+check "a task of a complete point: says so" grep -q 'point 1: complete (run_001.h5), kept' "$T/err"
+"$SWEEP" --merge "$E" >/dev/null 2>"$T/err"
+check "--merge after --slurm: 2 of 2 complete" grep -q '2 of 2 runs complete' "$T/err"
 
 # --merge checks the logs: random bytes, a truncated log, a missing log
 D=$T/trust

@@ -215,17 +215,30 @@ static int stale(const char *n) {
   return !strcmp(c, ".h5") || !strcmp(c, ".json") || !strcmp(c, ".log") || !strcmp(c, ".rc");
 }
 
-static void clean(const char *dir) {
+/* how many results of an earlier sweep the folder holds (nothing is ever removed) */
+static int count_results(const char *dir) {
   DIR *d = opendir(dir);
-  if (!d) return;
+  if (!d) return 0;
+  int n = 0;
   struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!stale(e->d_name)) continue;
-    char p[4096];
-    snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-    remove(p);
-  }
+  while ((e = readdir(d)))
+    n += stale(e->d_name);
   closedir(d);
+  return n;
+}
+
+/* 1 when the files a and b hold the same bytes */
+static int same_bytes(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  int same = fa && fb;
+  while (same) {
+    int ca = fgetc(fa), cb = fgetc(fb);
+    if (ca != cb) same = 0;
+    if (ca == EOF || cb == EOF) break;
+  }
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return same;
 }
 
 static void write_plan(FILE *f, const awe_sweep_grid *g, int width) {
@@ -354,7 +367,14 @@ static void write_runner(FILE *f, const awe_sweep_grid *g, const options *o, con
     }
     fputs(" \"$@\"\n", f);
   }
-  fputs("rm -f \"$dir/run_$id.h5\" \"$dir/run_$id.json\" \"$dir/run_$id.rc\"\n"
+  fputs("# a complete run of this grid is a result: kept, never run again (a sweep removes no\n"
+        "# result; delete run_$id.* by hand to run the point again)\n"
+        "if [ -s \"$dir/run_$id.h5\" ] && pending=$(\"$awesim\" sweep --pending \"$dir\" 2>/dev/null) &&\n"
+        "   ! printf '%s\\n' \"$pending\" | grep -qx \"$point\"; then\n"
+        "  echo \"sweep.sh: point $point: complete (run_$id.h5), kept\" >&2\n"
+        "  exit 0\n"
+        "fi\n"
+        "rm -f \"$dir/run_$id.h5\" \"$dir/run_$id.json\" \"$dir/run_$id.rc\"\n"
         "# a signal stops the run (awesim closes its log as interrupted); its status is kept\n"
         "trap 'signalled=1' INT TERM HUP\n"
         "rc=0\n"
@@ -454,7 +474,27 @@ static int write_folder(const char *dir, const awe_sweep_grid *g, const options 
     fputs("awesim sweep: interrupted: the folder is unchanged\n", stderr);
     rc = 128 + sig;
   }
-  if (!rc && !o->resume && state == 1) clean(dir);
+  /* A folder with results of an earlier sweep: a sweep never removes a result. The same grid
+     (points and plan byte for byte) keeps them, as --resume: the complete runs are reused and
+     the job script skips them; another grid is refused with what to do. */
+  int nres = !rc && state == 1 ? count_results(dir) : 0;
+  if (nres > 0) {
+    char oldp[4200], oldq[4200];
+    snprintf(oldp, sizeof(oldp), "%s/points.tsv", dir);
+    snprintf(oldq, sizeof(oldq), "%s/plan.tsv", dir);
+    if (same_bytes(tmp[0], oldp) && same_bytes(tmp[2], oldq)) {
+      if (!o->resume && !o->quiet)
+        fprintf(stderr, "awesim sweep: %s holds %d result files of this same grid: they are "
+                "kept, complete runs are not run again (as --resume)\n", dir, nres);
+    } else {
+      for (int k = 0; k < 3; k++) unlink(tmp[k]);
+      fprintf(stderr, "awesim sweep: error: %s holds %d result files (run_NNN.*, summary.csv) "
+              "of an earlier sweep of another grid; nothing was changed or removed. Give a new "
+              "folder with -o, or move the earlier results away first (mv DIR DIR.old)\n", dir,
+              nres);
+      rc = 74;
+    }
+  }
   for (int k = 0; !rc && k < 3; k++) {
     char to[4200];
     snprintf(to, sizeof(to), "%s/%s", dir, final_names[k]);
