@@ -39,6 +39,73 @@ static const awe_loc *loc_of(const awe_settings *st, int idx) {
 }
 
 
+/* 1 when a line's property falls back to the settings value (no column, no material) */
+static int falls_back(const awe_spec *s, const awe_line_props *p, int which) {
+  const awe_material_spec *mat = NULL;
+  for (int i = 0; p->material && i < s->structure.nmaterial; i++)
+    if (!strcmp(s->structure.materials[i].name, p->material)) mat = &s->structure.materials[i];
+  switch (which) {
+  case 0: return isnan(p->diameter_mm) && (!mat || isnan(mat->diameter_mm));
+  case 1: return isnan(p->density) && (!mat || isnan(mat->density));
+  default:
+    return isnan(p->unit_stiffness) &&
+           (!mat || (isnan(mat->unit_stiffness) && isnan(mat->youngs_modulus)));
+  }
+}
+
+
+/* settings.tether.d_tether, rho_tether, e_tether given (a --set, the scenario or the model's
+ * settings.yaml) but every segment and generated tether has its own value (a column or a
+ * material): the structure wins, as in SymbolicAWEModels, and the setting changes nothing */
+static void line_props_unused(awe_mb_builder *b) {
+  const awe_spec *s = b->s;
+  const awe_settings *st = &s->settings;
+  const awe_struct_spec *ss = &s->structure;
+  static const char *const key[3] = {"d_tether", "rho_tether", "e_tether"};
+  static const char *const what[3] = {"diameter", "density", "stiffness"};
+  const double val[3] = {st->d_tether, st->rho_tether, st->e_tether};
+  for (int j = 0; j < 3; j++) {
+    int idx = awe_settings_find(key[j]);
+    /* the model's own settings.yaml is quiet: SymbolicAWEModels reads the structure there too */
+    if (idx < 0 || !st->given[idx] || from_file(st, idx, s->scenario.settings_file)) continue;
+    int lines = 0, used = 0;
+    for (int i = 0; i < ss->nsegment; i++, lines++) used += falls_back(s, &ss->segments[i].props, j);
+    for (int i = 0; i < ss->ntether; i++)
+      if (ss->tethers[i].nseg == 0) lines++, used += falls_back(s, &ss->tethers[i].props, j);
+    if (lines == 0 || used > 0) continue;
+    awe_warn(b->warn, loc_of(st, idx), "settings.tether.%s = %g is not used: every one of the "
+             "structure's %d segments and generated tethers has its own %s (a column or its "
+             "material), which wins as in SymbolicAWEModels; change it in the structure file",
+             key[j], val[j], lines, what[j]);
+  }
+}
+
+
+/* settings.environment.v_wind (a --set or the scenario's settings) while the scenario's
+ * inputs: schedule the wind speed: the signal sets wind.v_wind at every time, so the setting
+ * never acts (the scheduled value wins) */
+static void wind_speed_scheduled(awe_mb_builder *b) {
+  const awe_settings *st = &b->s->settings;
+  int idx = awe_settings_find("v_wind");
+  if (idx < 0 || !st->given[idx] || !st->loc[idx].file ||
+      strncmp(st->loc[idx].file, "--set", 5) != 0)
+    return; /* said only of an override: the scenario's own value is its author's choice */
+  const awe_scenario_spec *sc = &b->s->scenario;
+  for (int j = 0; j < sc->ninput; j++) {
+    const awe_input_spec *g = &sc->inputs[j];
+    if (!g->channel || strcmp(g->channel, "wind.v_wind") != 0) continue;
+    char where[600];
+    awe_loc_format(&g->loc, where, sizeof(where));
+    awe_warn(b->warn, loc_of(st, idx), "settings.environment.v_wind = %g m/s is not used: the "
+             "scenario's inputs[%d] schedules wind.v_wind (%s), which sets the wind speed at "
+             "every time and wins; to fly another wind, change or remove that input (e.g. "
+             "--set 'inputs[%d].to=%g'%s)", st->v_wind, j, where, j, st->v_wind,
+             g->type == AWE_SIG_RAMP ? " for a ramp's final value" : "");
+    return;
+  }
+}
+
+
 void awe_mb_settings_unused(awe_mb_builder *b) {
   const awe_model *m = b->m;
   const awe_spec *s = b->s;
@@ -129,6 +196,8 @@ void awe_mb_settings_unused(awe_mb_builder *b) {
   if (iw >= 0 && st->given[iw] && m->nwinch > 0 && !torque)
     awe_warn(b->warn, loc_of(st, iw), "winch.winch_model '%s' is not used: the structure's "
              "winches are speed_controlled (no machine)", st->winch_model);
+  line_props_unused(b);
+  wind_speed_scheduled(b);
   int iq = awe_settings_find("quasi_static");
   if (iq >= 0 && st->given[iq] && st->quasi_static)
     awe_warn(b->warn, loc_of(st, iq), "kite.quasi_static = true is not used: the point types "
