@@ -6,7 +6,8 @@
  * and (under ASan, build/asan-tests) touch no byte outside its buffers.
  *   - a log whose /scenario is an array of strings (it was copied into one string's buffer)
  *   - a log whose /time announces 2^61 rows (the size computation wrapped)
- *   - a run log whose status attribute is an array (the sweep's merge overflowed)
+ *   - a run log whose status attribute is an array (the sweep's merge overflowed), or whose
+ *     /time or forces have an extent 0 (4 x 0: no element but 4 rows; found by fuzz_h5_inputs)
  *   - a trim whose /x_names is longer than /x (--from overflowed)
  *   - a wind box whose axis lengths multiply past 2^64 (a tiny buffer, then reads far past it)
  *   - a .bts whose scale is 1e-44 (inf and NaN wind, `wind info` exited 0)
@@ -134,6 +135,39 @@ static void test_runlog_status_array(void) {
   H5Fclose(f);
   ENSURE(awe_sweep_h5_results(p, NAN, &r, &err) == AWE_OK);
   ENSURE_STR(r.status, "");
+}
+
+/* found by fuzz_h5_inputs: a /time of 4 x 0 (no element, 4 "rows") read 4 times past an empty
+ * buffer in the merge; /winches/force of 4 x 2 x 0 the same way. Both are no data now. */
+static void test_runlog_empty_extents(void) {
+  char p[128];
+  path_of(p, sizeof(p), "empty_extents.h5");
+  hid_t f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hsize_t d2[2] = {4, 0};
+  hid_t s = H5Screate_simple(2, d2, NULL);
+  hid_t d = H5Dcreate2(f, "time", H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dclose(d);
+  H5Sclose(s);
+  H5Fclose(f);
+  awe_sweep_results r;
+  awe_err err = {0};
+  ENSURE(awe_sweep_h5_results(p, 0.05, &r, &err) == AWE_OK);
+  ENSURE(r.rows == -1); /* no /time column: not 4 rows */
+  /* a sound /time, forces of 4 x 2 x 0 */
+  f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  put_time(f, 4);
+  hsize_t d3[3] = {4, 2, 0};
+  s = H5Screate_simple(3, d3, NULL);
+  hid_t l = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(l, 1);
+  d = H5Dcreate2(f, "winches/force", H5T_NATIVE_DOUBLE, s, l, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dclose(d);
+  H5Pclose(l);
+  H5Sclose(s);
+  H5Fclose(f);
+  ENSURE(awe_sweep_h5_results(p, 0.05, &r, &err) == AWE_OK);
+  ENSURE(r.rows == 4);
+  ENSURE(isnan(r.force_mean)); /* no forces, not 4 rows of whatever lies past the buffer */
 }
 
 static void test_trim_names_longer(void) {
@@ -269,6 +303,7 @@ int main(void) {
   RUN(test_log_scenario_array);
   RUN(test_log_time_huge);
   RUN(test_runlog_status_array);
+  RUN(test_runlog_empty_extents);
   RUN(test_trim_names_longer);
   RUN(test_box_dims_wrap);
   RUN(test_bts_tiny_scale);

@@ -254,9 +254,9 @@ awe_status awe_spec_read_tethers(awe_spec *s, const awe_ynode *root, awe_err *er
                           name, T->nseg);
       int nseg;
       AWE_TRY(awe_ynode_int(ns, what, &nseg, err));
-      if (nseg < 1 || nseg > 100000)
-        return awe_err_at(err, AWE_EINVAL, &ns->loc, "%s = %d is out of range (1 ... 100000)",
-                          what, nseg);
+      if (nseg < 1 || nseg > AWE_N_SEGMENTS_MAX)
+        return awe_err_at(err, AWE_EINVAL, &ns->loc, "%s = %d is out of range (1 ... %d)",
+                          what, nseg, AWE_N_SEGMENTS_MAX);
       T->n_segments = nseg;
     }
     const awe_ynode *ln = awe_ymap_get(v, "length");

@@ -68,10 +68,10 @@ awe_status awe_mb_points_segments(awe_mb_builder *b, awe_err *err) {
   for (int t = 0; t < ss->ntether; t++) {
     const awe_tether_spec *ts = &ss->tethers[t];
     if (ts->nseg) continue;
-    if (ts->n_segments < 1 || ts->n_segments > 100000)
+    if (ts->n_segments < 1 || ts->n_segments > AWE_N_SEGMENTS_MAX)
       return awe_err_at(err, AWE_EINVAL, &ts->loc,
-                        "tether '%s': n_segments = %d is out of range (1 ... 100000)", ts->name,
-                        ts->n_segments);
+                        "tether '%s': n_segments = %d is out of range (1 ... %d)", ts->name,
+                        ts->n_segments, AWE_N_SEGMENTS_MAX);
     np += ts->n_segments - 1;
     ns += ts->n_segments;
   }

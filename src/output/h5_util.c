@@ -107,5 +107,8 @@ double *awe_h5_read_doubles_checked(hid_t f, const char *path, const char *name,
   awe_status st = awe_h5_read_num(f, path, name, 1, 3, H5T_NATIVE_DOUBLE, sizeof(double), &buf,
                                   d4, rank, &n, err);
   for (int i = 0; i < 3; i++) dims[i] = d4[i];
+  /* an empty dataset reads as 0 rows: a (5, 0) /time is no 5 rows (the callers index rows by
+   * dims[0]; the product of dims is always the element count) */
+  if (!st && n == 0) dims[0] = 0;
   return st ? NULL : buf;
 }

@@ -57,7 +57,8 @@ hid_t awe_h5_out_create(awe_out_file *of, const char *path, long long need, awe_
 double *awe_h5_read_doubles(hid_t f, const char *name, hsize_t dims[3], int *rank);
 
 /* The same through the checked reader (io/h5_read.h): numeric class, rank 1..3 and the memory
- * budget are checked before allocating; err (may be NULL) says why NULL came back. */
+ * budget are checked before allocating; err (may be NULL) says why NULL came back. An empty
+ * dataset (an extent 0) comes back with dims[0] = 0: dims' product is always its count. */
 double *awe_h5_read_doubles_checked(hid_t f, const char *path, const char *name, hsize_t dims[3],
                                     int *rank, awe_err *err);
 

@@ -7,6 +7,7 @@
 #include "io/solver_names.h"
 
 #include <float.h>
+#include <limits.h>
 #include <gsl/gsl_odeiv2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "solve/step_rosw.h"
 #include "solve/step_trbdf2.h"
 #include "engine/wing.h"
+#include "util/mem_budget.h"
 
 /* ---- stepper table ---- */
 
@@ -134,7 +136,7 @@ static void seg_deps(const awe_model *m, const awe_work *w, const pattern *p, in
     if (w->point_qs[i] >= 0) {
       int c = p->cluster[w->point_qs[i]];
       if (c != skip)
-        for (int k = 0; k < p->nb; k++) row[k] |= p->cdep[c * p->nb + k];
+        for (int k = 0; k < p->nb; k++) row[k] |= p->cdep[(size_t)c * (size_t)p->nb + (size_t)k];
     }
   }
   int t = m->segment_tether[s];
@@ -148,12 +150,12 @@ static void seg_deps(const awe_model *m, const awe_work *w, const pattern *p, in
   if (pu >= 0 && w->pulley_qs[pu] >= 0) {
     int c = p->cluster[w->pulley_qs[pu]];
     if (c != skip)
-      for (int k = 0; k < p->nb; k++) row[k] |= p->cdep[c * p->nb + k];
+      for (int k = 0; k < p->nb; k++) row[k] |= p->cdep[(size_t)c * (size_t)p->nb + (size_t)k];
   }
 }
 
 
-static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
+static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_err *err) {
   int n = w->nx;
   memset(p, 0, sizeof(*p));
   p->blk_of_x = malloc(sizeof(int) * (size_t)(n + 1));
@@ -183,6 +185,10 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
     p->blk_size[p->nb - 1] += v->dim;
   }
   int nb = p->nb;
+  /* dep is dense, nb^2 bytes (5 GB at 100000 tether segments): asked of the budget first */
+  char what[160];
+  snprintf(what, sizeof(what), "the Jacobian's block pattern (%d blocks of %d states)", nb, n);
+  if (awe_mem_check((double)nb * (double)nb, what, err)) return -1;
   p->dep = calloc((size_t)nb * (size_t)nb + 1, 1);
   if (!p->dep) return -1;
 
@@ -218,6 +224,7 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
     }
     free(id);
     free(par);
+    if (awe_mem_check((double)nb * (double)(nb + p->ncl), what, err)) return -1;
     p->cdep = calloc((size_t)p->ncl * (size_t)nb + 1, 1);
     if (!p->cdep) return -1;
     for (int s = 0; s < m->nsegment; s++) {
@@ -228,7 +235,7 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
       if (qb >= 0) cl[1] = p->cluster[qb];
       if (pu >= 0 && w->pulley_qs[pu] >= 0) cl[2] = p->cluster[w->pulley_qs[pu]];
       for (int e = 0; e < 3; e++)
-        if (cl[e] >= 0) seg_deps(m, w, p, s, p->cdep + cl[e] * nb, cl[e]);
+        if (cl[e] >= 0) seg_deps(m, w, p, s, p->cdep + (size_t)cl[e] * (size_t)nb, cl[e]);
     }
   }
 
@@ -236,7 +243,7 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
   for (int i = 0; i < m->npoint; i++) {
     int r = point_block(m, w, p, i);
     if (r < 0) continue;
-    unsigned char *row = p->dep + r * nb;
+    unsigned char *row = p->dep + (size_t)r * (size_t)nb;
     row[r] = 1;
     for (int k = 0; k < w->point_seg_num[i]; k++)
       seg_deps(m, w, p, w->point_segs[w->point_seg_adr[i] + k], row, -1);
@@ -258,13 +265,13 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
   for (int t = 0; t < m->ntether; t++) {
     if (w->tether_x[t] < 0) continue;
     int r = p->blk_of_x[w->tether_x[t]], wi = m->tether_winch[t];
-    if (wi >= 0 && w->winch_x[wi] >= 0) p->dep[r * nb + p->blk_of_x[w->winch_x[wi]]] = 1;
+    if (wi >= 0 && w->winch_x[wi] >= 0) p->dep[(size_t)r * (size_t)nb + (size_t)p->blk_of_x[w->winch_x[wi]]] = 1;
   }
   /* winch rows: own speed, and the segments at the winch point */
   for (int wi = 0; wi < m->nwinch; wi++) {
     if (w->winch_x[wi] < 0) continue;
     int r = p->blk_of_x[w->winch_x[wi]];
-    unsigned char *row = p->dep + r * nb;
+    unsigned char *row = p->dep + (size_t)r * (size_t)nb;
     row[r] = 1;
     for (int k = 0; k < m->winch_tether_num[wi]; k++) {
       int t = m->winch_tethers[m->winch_tether_adr[wi] + k];
@@ -280,13 +287,13 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p) {
   for (int j = 0; j < 2 && m->has_kcu; j++) {
     if (w->kcu_x[j] < 0) continue;
     int r = p->blk_of_x[w->kcu_x[j]];
-    p->dep[r * nb + r] = 1;
+    p->dep[(size_t)r * (size_t)nb + (size_t)r] = 1;
   }
   /* pulley rows */
   for (int pu = 0; pu < m->npulley; pu++) {
     if (w->pulley_x[pu] < 0) continue;
     int r = p->blk_of_x[w->pulley_x[pu]];
-    unsigned char *row = p->dep + r * nb;
+    unsigned char *row = p->dep + (size_t)r * (size_t)nb;
     row[r] = 1;
     seg_deps(m, w, p, m->pulley_seg[2 * pu], row, -1);
     seg_deps(m, w, p, m->pulley_seg[2 * pu + 1], row, -1);
@@ -345,11 +352,13 @@ static int color_columns(awe_integrator *it, int n, const unsigned char *skip) {
 
 
 /* the Jacobian pattern by columns and its colouring (jac_color.h) */
-static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work *w) {
+static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work *w,
+                          awe_err *err) {
   pattern p;
   int n = w->nx, rc = -1;
-  int *color = NULL, *vel_of = NULL;
-  if (build_pattern(m, w, &p)) goto out;
+  int *color = NULL, *vel_of = NULL, *brow = NULL;
+  size_t *badr = NULL;
+  if (build_pattern(m, w, &p, err)) goto out;
   int nb = p.nb;
   color = malloc(sizeof(int) * (size_t)(n + 1));
   it->col_row_adr = malloc(sizeof(int) * (size_t)(n + 1));
@@ -368,25 +377,44 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
   for (int i = 0; i < m->npoint; i++)
     if (w->point_x[i] >= 0)
       for (int e = 0; e < 3; e++) vel_of[w->point_x[i] + e] = w->point_x[i] + 3 + e;
-  int nnz = 0;
+  /* the block rows of each block column, read off the dense pattern once (nb^2; scanning it
+   * per state column was n nb, minutes at 100000 tether segments), rows ascending */
+  badr = calloc((size_t)nb + 2, sizeof(size_t));
+  if (!badr) goto out;
+  size_t nblk = 0;
+  for (size_t r = 0; r < (size_t)nb; r++) {
+    const unsigned char *row = p.dep + r * (size_t)nb;
+    for (size_t c = 0; c < (size_t)nb; c++) badr[c + 2] += row[c] != 0;
+  }
+  for (size_t c = 0; c < (size_t)nb; c++) badr[c + 2] += badr[c + 1];
+  nblk = badr[nb + 1];
+  brow = malloc(sizeof(int) * (nblk + 1));
+  if (!brow) goto out;
+  for (size_t r = 0; r < (size_t)nb; r++) {
+    const unsigned char *row = p.dep + r * (size_t)nb;
+    for (size_t c = 0; c < (size_t)nb; c++)
+      if (row[c]) brow[badr[c + 1]++] = (int)r;
+  }
+  /* now badr[c] .. badr[c + 1] are block column c's rows */
+  size_t nnz = 0;
   for (int j = 0; j < n; j++) {
     int bj = p.blk_of_x[j];
-    it->col_row_adr[j] = nnz;
-    for (int r = 0; r < nb; r++)
-      if (p.dep[r * nb + bj]) nnz += p.blk_size[r];
+    for (size_t q = badr[bj]; q < badr[bj + 1]; q++) nnz += (size_t)p.blk_size[brow[q]];
   }
-  it->col_rows = malloc(sizeof(int) * (size_t)(nnz + 1));
+  if (nnz > (size_t)INT_MAX - 1) goto out; /* the column arrays hold int offsets */
+  it->col_rows = malloc(sizeof(int) * (nnz + 1));
   if (!it->col_rows) goto out;
   int k = 0;
   for (int j = 0; j < n; j++) {
     int bj = p.blk_of_x[j];
     it->col_row_adr[j] = k;
-    for (int r = 0; r < nb; r++)
-      if (p.dep[r * nb + bj])
+    for (size_t q = badr[bj]; q < badr[bj + 1]; q++) {
+      int r = brow[q];
         for (int e = 0; e < p.blk_size[r]; e++) {
           int i = p.blk_adr[r] + e;
           if (vel_of[i] < 0 || vel_of[i] == j) it->col_rows[k++] = i;
         }
+    }
     it->col_row_num[j] = k - it->col_row_adr[j];
   }
   if (color_columns(it, n, NULL)) goto out;
@@ -394,6 +422,8 @@ static int build_coloring(awe_integrator *it, const awe_model *m, const awe_work
 out:
   free(color);
   free(vel_of);
+  free(badr);
+  free(brow);
   free_pattern(&p);
   return rc;
 }
@@ -599,7 +629,13 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   awe_guard_bounds(ctx->m, it->xmax);
   it->atol = abs_tol;
   it->rtol = rel_tol;
-  if (build_coloring(it, ctx->m, ctx->w)) goto oom;
+  awe_err perr = {0};
+  if (build_coloring(it, ctx->m, ctx->w, &perr)) {
+    if (!perr.msg[0]) goto oom;
+    awe_integrator_free(it); /* over the memory budget: its message, not "out of memory" */
+    if (err) *err = perr;
+    return NULL;
+  }
   if (!ctx->m->opt.jacobian_fd) {
     it->an = awe_jac_an_alloc(ctx->m, ctx->w, n, it->col_row_adr, it->col_row_num, it->col_rows);
     if (!it->an || color_columns(it, n, awe_jac_an_mask(it->an))) goto oom;

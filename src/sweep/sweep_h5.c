@@ -45,6 +45,10 @@ static void from_file(hid_t f, double t0, awe_sweep_results *r) {
   int rk;
   read_status(f, r);
   double *t = awe_h5_read_doubles(f, "time", dt, &rk);
+  if (t && rk != 1) { /* /time is one column */
+    free(t);
+    t = NULL;
+  }
   if (!t) return;
   r->rows = (long)dt[0];
   hsize_t T = dt[0], first = 0;
