@@ -481,10 +481,24 @@ int awe_cmd_linearize(int argc, char **argv) {
       awe_cli_outputs_distinct("--along", o.along, "-o", o.out, &err) ||
       awe_cli_outputs_distinct("--along", o.along, "--lin", o.lin, &err))
     goto fail;
-  if (o.want_csv && o.csv && *o.csv) {
-    char a[4096];
-    snprintf(a, sizeof(a), "%s_A.csv", o.csv);
-    if (awe_cli_check_output(a, 0, &err)) goto fail;
+  /* the four CSV files are outputs like the others: PREFIX_A.csv may be the scenario, a model
+     file, -o, --lin, --from or --along (each was overwritten with exit 0) */
+  char csv_prefix[4096] = "";
+  if (o.want_csv) {
+    if (o.csv && *o.csv) snprintf(csv_prefix, sizeof(csv_prefix), "%s", o.csv);
+    else if (o.out) strip_ext(o.out, csv_prefix, sizeof(csv_prefix));
+    else if (o.lin) strip_ext(o.lin, csv_prefix, sizeof(csv_prefix));
+    else snprintf(csv_prefix, sizeof(csv_prefix), "linearize");
+    for (int k = 0; k < 4; k++) {
+      char a[4200];
+      snprintf(a, sizeof(a), "%s_%c.csv", csv_prefix, "ABCD"[k]);
+      if (awe_cli_check_output(a, 0, &err) || awe_cli_output_not_input(spec, "--csv", a, &err) ||
+          awe_cli_outputs_distinct("--csv", a, "-o", o.out, &err) ||
+          awe_cli_outputs_distinct("--csv", a, "--lin", o.lin, &err) ||
+          awe_cli_outputs_distinct("--csv", a, "--from", o.from, &err) ||
+          awe_cli_outputs_distinct("--csv", a, "--along", o.along, &err))
+        goto fail;
+    }
   }
   /* channels */
   if (o.inputs) {
@@ -612,14 +626,7 @@ int awe_cmd_linearize(int argc, char **argv) {
   if (o.out && awe_lin_write_h5(o.out, &L, mst || o.no_modes ? NULL : modes, nmodes, &info, &err))
     goto fail;
   if (o.lin && awe_lin_write_text(o.lin, &L, &info, &err)) goto fail;
-  if (o.want_csv) {
-    char prefix[4096];
-    if (o.csv && *o.csv) snprintf(prefix, sizeof(prefix), "%s", o.csv);
-    else if (o.out) strip_ext(o.out, prefix, sizeof(prefix));
-    else if (o.lin) strip_ext(o.lin, prefix, sizeof(prefix));
-    else snprintf(prefix, sizeof(prefix), "linearize");
-    if (awe_lin_write_csv(prefix, &L, &err)) goto fail;
-  }
+  if (o.want_csv && awe_lin_write_csv(csv_prefix, &L, &err)) goto fail;
 
   printf("# linear model: %d states, %d inputs, %d outputs; operating point: %s", L.nx, L.nu,
          L.ny, op.trim ? "trim" : op.steady ? "steady state" : "simulation");
