@@ -66,6 +66,10 @@ hid_t awe_h5_create_unlocked(const char *path) {
 #if H5_VERSION_GE(1, 10, 7)
   if (fapl >= 0) H5Pset_file_locking(fapl, 0, 1);
 #endif
+  /* the HDF5 1.8 file format: attributes past 64 KiB go to dense storage (the names of more
+     than ~2,700 components failed late as "cannot create /points/pos"); read by every HDF5
+     since 1.8 (2008): h5py, MATLAB, pandas */
+  if (fapl >= 0) H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18);
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
   if (fapl >= 0) H5Pclose(fapl);
   return f;

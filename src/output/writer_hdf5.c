@@ -570,10 +570,16 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
     mdc_ok = H5Pset_mdc_config(fapl, &mdc) >= 0;
   }
   if (fapl < 0 || !mdc_ok ||
-      H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0 || no_locking(fapl)) {
+      /* the 1.8 format at least: a component-name attribute past 64 KiB (more than ~2,700
+         named components) goes to dense storage instead of failing late */
+      H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 || no_locking(fapl)) {
     st = h5_fail(err, "cannot set up HDF5");
   } else {
-    w->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    /* no time stamps in the root group's header either: the same run, the same bytes */
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl >= 0) H5Pset_obj_track_times(fcpl, 0);
+    w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl >= 0 ? fcpl : H5P_DEFAULT, fapl);
+    if (fcpl >= 0) H5Pclose(fcpl);
     if (w->file < 0) {
       char what[600];
       snprintf(what, sizeof(what), "cannot create %s", w->path);
