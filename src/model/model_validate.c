@@ -558,8 +558,54 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, 
 }
 
 
+/* A component name ends up in CSV headers (NAME[unit], comma-separated), HDF5 attributes, the
+ * replay page's JSON and plot titles; a comma shifted the CSV header against its rows and a
+ * point named "<!--<script>" stopped the replay page. So names keep to one documented set:
+ * letters, digits, '_', '-' and '.', at most AWE_NAME_MAX characters (awesim-scenario(5)). */
+#define AWE_NAME_MAX 120
+
+static awe_status check_name(const char *what, const char *name, const awe_loc *loc,
+                             awe_err *err) {
+  if (!name) return AWE_OK;
+  size_t n = strlen(name);
+  if (n == 0 || n > AWE_NAME_MAX)
+    return awe_err_at(err, AWE_EINVAL, loc, "%s name '%.40s%s' has %zu characters; allowed: 1 "
+                      "to %d", what, name, n > 40 ? "..." : "", n, AWE_NAME_MAX);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        c == '_' || c == '-' || c == '.')
+      continue;
+    return awe_err_at(err, AWE_EINVAL, loc, "%s name '%.60s': character %zu (%s%c%s, byte "
+                      "0x%02x) is not allowed; names are made of letters, digits, '_', '-' and "
+                      "'.' (they become CSV columns, HDF5 names and replay labels)", what, name,
+                      i + 1, c >= 0x20 && c < 0x7f ? "'" : "", c >= 0x20 && c < 0x7f ? c : '?',
+                      c >= 0x20 && c < 0x7f ? "'" : "", c);
+  }
+  return AWE_OK;
+}
+
+static awe_status check_names(const awe_spec *s, awe_err *err) {
+  const awe_struct_spec *ss = &s->structure;
+#define NAMES(arr, cnt, what)                                              \
+  for (int i = 0; i < ss->cnt; i++)                                        \
+    AWE_TRY(check_name(what, ss->arr[i].name, &ss->arr[i].loc, err))
+  NAMES(points, npoint, "point");
+  NAMES(segments, nsegment, "segment");
+  NAMES(pulleys, npulley, "pulley");
+  NAMES(groups, ngroup, "group");
+  NAMES(tethers, ntether, "tether");
+  NAMES(winches, nwinch, "winch");
+  NAMES(wings, nwing, "wing");
+  NAMES(transforms, ntransform, "transform");
+#undef NAMES
+  return AWE_OK;
+}
+
+
 awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w,
                               awe_err *err) {
+  AWE_TRY(check_names(s, err));
   AWE_TRY(check_tether_lengths(m, s, err));
   AWE_TRY(check_points(m, s, w, err));
   AWE_TRY(check_segments(m, s, w, err));
