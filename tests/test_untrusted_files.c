@@ -13,6 +13,7 @@
  *   - a .bts whose scale is 1e-44 (inf and NaN wind, `wind info` exited 0)
  *   - a .npz of deflated zeros that inflates past the budget (a zip bomb)
  *   - a wind box over the budget, and the budget's parser
+ *   - a linear model's text announcing 20000 states (3.2 GB of matrices) in 200 bytes
  */
 #include <hdf5.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include "io/load.h"
 #include "io/wind_box_read.h"
 #include "model/model.h"
+#include "output/lin_output.h"
 #include "output/log_read.h"
 #include "output/trim_file.h"
 #include "sweep/sweep.h"
@@ -273,6 +275,25 @@ static void test_npz_bomb(void) {
   unsetenv("AWESIM_MAX_MEMORY");
 }
 
+/* a linear model's text whose counts announce 20000 states (3.2 GB of matrices in a 200-byte
+ * file): refused by the budget before the matrices are allocated */
+static void test_lin_counts(void) {
+  char p[128];
+  path_of(p, sizeof(p), "big.lin");
+  FILE *f = fopen(p, "w");
+  fputs("Linearized model\nSimulation time: 0 s\nNumber of continuous states: 20000\n"
+        "Number of inputs: 0\nNumber of outputs: 0\n", f);
+  fclose(f);
+  setenv("AWESIM_MAX_MEMORY", "1G", 1);
+  awe_linsys L;
+  awe_err err = {0};
+  ENSURE(awe_lin_read_text(p, &L, NULL, &err) == AWE_ENOMEM);
+  ENSURE_CONTAINS(err.msg, "a linear model of 20000 states, 0 inputs, 0 outputs");
+  ENSURE_CONTAINS(err.msg, "more than the memory budget");
+  awe_linsys_free(&L);
+  unsetenv("AWESIM_MAX_MEMORY");
+}
+
 static void test_budget(void) {
   double v;
   ENSURE(awe_mem_parse("16G", &v) == 0 && v == 16.0 * 1073741824.0);
@@ -308,6 +329,7 @@ int main(void) {
   RUN(test_box_dims_wrap);
   RUN(test_bts_tiny_scale);
   RUN(test_npz_bomb);
+  RUN(test_lin_counts);
   RUN(test_budget);
   char cmd[128];
   snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -15,6 +15,7 @@
 #include "output/h5_util.h"
 
 #include "output/out_file.h"
+#include "util/mem_budget.h"
 
 #ifndef AWE_VERSION
 #define AWE_VERSION "unknown"
@@ -524,6 +525,13 @@ awe_status awe_lin_read_text(const char *path, awe_linsys *L, double *t_op, awe_
       (st = read_count(&r, "Number of outputs:", &L->ny, err)))
     goto done;
   size_t nx = (size_t)L->nx, nu = (size_t)L->nu, ny = (size_t)L->ny;
+  /* the counts come from the file: the matrices they announce are asked of the budget first */
+  double dx = (double)nx, du = (double)nu, dy = (double)ny;
+  char what[300];
+  snprintf(what, sizeof(what), "%s: a linear model of %zu states, %zu inputs, %zu outputs", path,
+           nx, nu, ny);
+  if ((st = awe_mem_check(8.0 * (dx + dy) * (dx + du) + 64.0 * (dx + du + dy), what, err)))
+    goto done;
   L->A = calloc(nx * nx + 1, sizeof(double));
   L->B = calloc(nx * nu + 1, sizeof(double));
   L->C = calloc(ny * nx + 1, sizeof(double));

@@ -10,7 +10,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-60}
 shift
-list=${*:-scenario structure aero polar settings vsm_settings sweep_grid wind_box wind_npz h5_inputs}
+list=${*:-scenario structure aero polar settings vsm_settings sweep_grid wind_box wind_npz h5_inputs lin_model}
 pass=0
 fail=0
 seeds() {
@@ -25,6 +25,7 @@ seeds() {
     wind_box) ls tests/fuzz/seeds_wind_box/*.bts ;;
     wind_npz) ls tests/fuzz/seeds_wind_npz/*.npz ;;
     h5_inputs) ls tests/fuzz/seeds_h5_inputs/*.bin ;;
+    lin_model) ls tests/fuzz/seeds_lin_model/*.lin ;;
   esac 2>/dev/null
 }
 for h in $list; do
@@ -38,9 +39,9 @@ for h in $list; do
     [ -f "$f" ] && cp "$f" "$corp/seed_$(echo "$f" | tr '/' '_')"
   done
   log=build/fuzz/fuzz_$h.log
-  # fuzz_h5_inputs sets a 16 MiB memory budget (AWESIM_MAX_MEMORY): any allocation past
-  # 64 MiB means a reader allocated before checking, and fails
-  case $h in h5_inputs) mlim=64 ;; *) mlim=2048 ;; esac
+  # fuzz_h5_inputs and fuzz_lin_model set a 16 MiB memory budget (AWESIM_MAX_MEMORY): any
+  # allocation past 64 MiB means a reader allocated before checking, and fails
+  case $h in h5_inputs | lin_model) mlim=64 ;; *) mlim=2048 ;; esac
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$bin" -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
     -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=$mlim -max_len=65536 \
