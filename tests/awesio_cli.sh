@@ -1,0 +1,51 @@
+#!/bin/sh
+# awesio_cli.sh: `awesim convert --to awesio` writes awesIO structure documents that awesIO's
+# own schema (tests/data/awesio/structure_schema.yml) accepts, with every reference resolving
+# and the connectivity_sha the schema defines (tests/lib/awesio_check.py recomputes it with
+# Python's hashlib); the counts are the built model's; the output guard holds.
+. tests/lib/cli.sh
+py=/usr/bin/python3
+if ! $py -c 'import jsonschema, yaml' 2>/dev/null; then
+  echo "awesio_cli: python3-jsonschema missing (tools/install-deps --tests installs it)"
+  bad "python3-jsonschema"
+  echo "$pass passed, $fail failed"
+  exit 1
+fi
+
+# doc NAME MODEL POINTS SEGMENTS STATIONS PULLEYS: convert, validate, compare the counts
+doc() {
+  check "$1: convert" 0 "$AWESIM" convert --to awesio -o "$tmp/$1.yml" "$2"
+  check "$1: schema" 0 $py tests/lib/awesio_check.py "$tmp/$1.yml"
+  grep_in "$1: counts" "$tmp/out" "^points $3 segments $4 stations $5 pulleys $6 tethers 1 winches 1 "
+}
+doc 2plate models/2plate_kite/system.yaml 15 27 3 2
+doc v3 models/v3_kite/system.yaml 44 95 0 6
+doc v3_2019 scenarios/v3_2019.yaml 44 95 0 6
+
+# the 2plate's numbers: the kcu's 1 kg extra mass, tether auto-expanded into 6 segments
+# of 20/6 m (CAD), the ground station at the ENU origin; SHA-256 of the connectivity
+grep_in "2plate kcu" "$tmp/2plate.yml" '^    - \["kcu", BODY_STATIC, "main_wing", \[[0-9.e-]+, 0, [0-9.e-]+\], 1, '
+grep_in "2plate ground" "$tmp/2plate.yml" '^    - \["ground", STATIC, null, \[0, 0, 0\], 0, '
+grep_in "2plate tether" "$tmp/2plate.yml" '^    - \["main_tether", "kcu", "ground", \["main_tether_segment_1", '
+grep_in "2plate version" "$tmp/2plate.yml" '^  awesIO_version: 1\.0\.0$'
+
+# the checker itself rejects a wrong sha and a row shorter than its headers
+sed 's/connectivity_sha: ./connectivity_sha: f/' "$tmp/2plate.yml" >"$tmp/badsha.yml"
+check "wrong sha rejected" 1 $py tests/lib/awesio_check.py "$tmp/badsha.yml"
+grep_in "wrong sha named" "$tmp/err" 'connectivity_sha'
+sed 's/\["ground", STATIC, null, \[0, 0, 0\], 0, /["ground", STATIC, null, [0, 0, 0], /' \
+  "$tmp/2plate.yml" >"$tmp/badrow.yml"
+check "short row rejected" 1 $py tests/lib/awesio_check.py "$tmp/badrow.yml"
+
+# usage errors and the output guard: never a file the model reads
+check "--to other" 2 "$AWESIM" convert --to sam -o "$tmp/x.yml" models/2plate_kite/system.yaml
+grep_in "--to names the allowed" "$tmp/err" "allowed: awesio"
+check "no -o" 2 "$AWESIM" convert --to awesio models/2plate_kite/system.yaml
+cp -r models/2plate_kite "$tmp/m"
+sum0=$(cksum <"$tmp/m/quat_structure.yaml")
+check "-o onto the structure refused" 74 "$AWESIM" convert --to awesio \
+  -o "$tmp/m/quat_structure.yaml" "$tmp/m/system.yaml"
+[ "$(cksum <"$tmp/m/quat_structure.yaml")" = "$sum0" ] && ok || bad "structure file changed"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
