@@ -29,6 +29,19 @@ grep_in "2plate ground" "$tmp/2plate.yml" '^    - \["ground", STATIC, null, \[0,
 grep_in "2plate tether" "$tmp/2plate.yml" '^    - \["main_tether", "kcu", "ground", \["main_tether_segment_1", '
 grep_in "2plate version" "$tmp/2plate.yml" '^  awesIO_version: 1\.0\.0$'
 
+# every HDF5 log carries the document of the model it ran as /topology: valid, and the
+# document convert writes (all but metadata.note, which names the file it came from)
+check "log: simulate" 0 "$AWESIM" simulate scenarios/2plate_parked.yaml --set run.duration=0.2 \
+  -o "$tmp/log.h5" -q
+check "log: /topology" 0 $py -c "import h5py, sys; sys.stdout.buffer.write(h5py.File(
+    '$tmp/log.h5')['topology'][()])"
+cp "$tmp/out" "$tmp/topo.yml"
+check "log: schema" 0 $py tests/lib/awesio_check.py "$tmp/topo.yml"
+check "parked: convert" 0 "$AWESIM" convert --to awesio -o "$tmp/parked.yml" scenarios/2plate_parked.yaml
+grep -v '^  note:' "$tmp/topo.yml" >"$tmp/a"
+grep -v '^  note:' "$tmp/parked.yml" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" && ok || bad "log /topology differs from convert's document"
+
 # the checker itself rejects a wrong sha and a row shorter than its headers
 sed 's/connectivity_sha: ./connectivity_sha: f/' "$tmp/2plate.yml" >"$tmp/badsha.yml"
 check "wrong sha rejected" 1 $py tests/lib/awesio_check.py "$tmp/badsha.yml"

@@ -14,6 +14,7 @@
 #include "io/load.h"
 #include "io/yaml_doc.h"
 #include "model/model.h"
+#include "output/awesio_write.h"
 
 
 const char *awesim_version(void) { return AWE_VERSION; }
@@ -409,10 +410,13 @@ awesim_status awesim_log_csv_close(awesim_sim *s) {
 awesim_status awesim_log_hdf5(awesim_sim *s, const char *path) {
   awesim_log_hdf5_close(s);
   if (!path) return awe_api_fail(s, AWE_EUSAGE, "awesim_log_hdf5: no path");
+  char *topo = awe_awesio_string(s->m, s->spec->scenario.name, s->spec->scenario.path);
+  if (!topo) return awe_api_fail(s, AWE_ENOMEM, "out of memory");
   awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
-                      .scenario = s->spec->scenario_text};
+                      .scenario = s->spec->scenario_text, .topology = topo};
   awe_err e = {0};
   s->h5 = awe_h5_open(path, &s->m->reg.output, &info, &e);
+  free(topo);
   if (!s->h5) return fail_err(s, &e);
   API_TRY(awe_api_refresh(s));
   return log_row(s);

@@ -260,3 +260,18 @@ awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const
   if (ferror(f)) return awe_err_set(err, AWE_EIO, "awesIO document: write failed");
   return AWE_OK;
 }
+
+
+char *awe_awesio_string(const awe_model *m, const char *name, const char *source) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  if (!f) return NULL;
+  awe_err err = {0};
+  awe_status st = awe_awesio_write(f, m, name, source, &err);
+  if (fclose(f) != 0 || st != AWE_OK) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}

@@ -22,4 +22,8 @@ void awe_awesio_connectivity_sha(const awe_model *m, char hex[65]);
 awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const char *source,
                             awe_err *err);
 
+/* The same document as a malloc'd string (what an HDF5 log keeps as /topology); NULL when out
+ * of memory. */
+char *awe_awesio_string(const awe_model *m, const char *name, const char *source);
+
 #endif
