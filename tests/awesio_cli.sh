@@ -42,6 +42,43 @@ grep -v '^  note:' "$tmp/topo.yml" >"$tmp/a"
 grep -v '^  note:' "$tmp/parked.yml" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" && ok || bad "log /topology differs from convert's document"
 
+# read back: the hanging tether's document in place of its structural geometry flies the
+# winch scenario for 60 s with every logged channel equal to 1e-9 (bit for bit here)
+mkdir -p "$tmp/rt"
+cp -r models/hanging_tether "$tmp/rt/m"
+check "rt: convert" 0 "$AWESIM" convert --to awesio -o "$tmp/rt/m/doc.yml" models/hanging_tether/system.yaml
+sed -i 's/structure\.yaml"/doc.yml"/' "$tmp/rt/m/system.yaml"
+sed "s#\.\./models/hanging_tether/system.yaml#$root/models/hanging_tether/system.yaml#" \
+  scenarios/hanging_tether_winch.yaml >"$tmp/rt/orig.yaml"
+sed "s#\.\./models/hanging_tether/system.yaml#m/system.yaml#" scenarios/hanging_tether_winch.yaml \
+  >"$tmp/rt/doc.yaml"
+check "rt: original" 0 "$AWESIM" simulate "$tmp/rt/orig.yaml" --set run.duration=60 -o "$tmp/rt/a.h5" -q
+check "rt: from the document" 0 "$AWESIM" simulate "$tmp/rt/doc.yaml" --set run.duration=60 \
+  -o "$tmp/rt/b.h5" -q
+check "rt: every channel within 1e-9" 0 $py tests/lib/h5_same.py "$tmp/rt/a.h5" "$tmp/rt/b.h5" 1e-9
+grep_in "rt: 1201 rows compared" "$tmp/out" "^datasets [0-9]+ rows 1201 max_diff 0 "
+# ... and the comparison sees a change: the load's extra mass 5 -> 5.5 kg
+sed -i 's/^\(    - \["end_mass", DYNAMIC, null, \[[^]]*\], \)5,/\15.5,/' "$tmp/rt/m/doc.yml"
+grep_in "rt: mass edited" "$tmp/rt/m/doc.yml" '"end_mass", DYNAMIC, null, \[[^]]*\], 5\.5,'
+check "rt: edited" 0 "$AWESIM" simulate "$tmp/rt/doc.yaml" --set run.duration=60 -o "$tmp/rt/c.h5" -q
+check "rt: the edit is seen" 1 $py tests/lib/h5_same.py "$tmp/rt/a.h5" "$tmp/rt/c.h5" 1e-9
+
+# versions: another major is refused, a newer minor warned about; bodies, tubes and wings are
+# refused with one error naming the block
+doc=$tmp/rt/m/doc.yml
+sed 's/awesIO_version: 1\.0\.0/awesIO_version: 2.0.0/' "$doc" >"$tmp/v2.yml"
+check "major 2 refused" 65 "$AWESIM" check "$tmp/v2.yml"
+grep_in "major 2 named" "$tmp/err" "v2.yml:5:[0-9]+: metadata.awesIO_version: 2.0.0: awesIO major version 2 is not supported"
+sed 's/awesIO_version: 1\.0\.0/awesIO_version: 1.3.0/' "$doc" >"$tmp/rt/m/v13.yml"
+sed 's/doc\.yml"/v13.yml"/' "$tmp/rt/m/system.yaml" >"$tmp/rt/m/system13.yaml"
+check "minor 3 loads" 0 "$AWESIM" check -q "$tmp/rt/m/system13.yaml"
+grep_in "minor 3 warned" "$tmp/err" "warning: .*v13.yml:5:[0-9]+: metadata.awesIO_version: 1.3.0 is newer"
+{ cat "$doc"; printf 'tubes:\n  headers: [name, bodies, diameter, pressure, law]\n  units: ["-", "-", m, Pa, "-"]\n  data:\n    - [t, [a, b], 0.1, 1000, linear]\n'; } >"$tmp/tubes.yml"
+check "tubes refused" 65 "$AWESIM" check "$tmp/tubes.yml"
+grep_in "tubes named" "$tmp/err" "block 'tubes' \(inflated beam elements between bodies\) is not read"
+check "wings refused" 65 "$AWESIM" check "$tmp/2plate.yml"
+grep_in "wings named" "$tmp/err" "block 'awesim_wings' \(wings\) is not read"
+
 # the checker itself rejects a wrong sha and a row shorter than its headers
 sed 's/connectivity_sha: ./connectivity_sha: f/' "$tmp/2plate.yml" >"$tmp/badsha.yml"
 check "wrong sha rejected" 1 $py tests/lib/awesio_check.py "$tmp/badsha.yml"

@@ -64,8 +64,8 @@ static const char *core_dyn_type(awe_dyn_type t) {
 
 static void points(FILE *f, const awe_model *m, const double g[3]) {
   fputs("\npoints:\n  headers: [name, type, body, pos_ENU, extra_mass, drag_area, "
-        "drag_coefficient, awesim_type, pos_CAD]\n"
-        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m]\n  data:\n", f);
+        "drag_coefficient, awesim_type, pos_CAD, body_frame_damping, world_frame_damping]\n"
+        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m, 1/s, 1/s]\n  data:\n", f);
   for (int i = 0; i < m->npoint; i++) {
     fputs("    - [", f);
     qname(f, m->point_name, i);
@@ -90,6 +90,14 @@ static void points(FILE *f, const awe_model *m, const double g[3]) {
     for (int k = 0; k < 3; k++) {
       if (k) fputs(", ", f);
       num(f, m->point_pos_cad[3 * i + k]);
+    }
+    for (int d = 0; d < 2; d++) {
+      const double *v = (d ? m->point_wfd : m->point_bfd) + 3 * i;
+      fputs("], [", f);
+      for (int k = 0; k < 3; k++) {
+        if (k) fputs(", ", f);
+        num(f, v[k]);
+      }
     }
     fputs("]]\n", f);
   }
@@ -184,8 +192,10 @@ static void tethers(FILE *f, const awe_model *m) {
 static void winches(FILE *f, const awe_model *m) {
   if (m->nwinch == 0) return;
   fputs("\nwinches:\n  headers: [name, tethers, winch_point, gear_ratio, drum_radius, "
-        "inertia_total, f_coulomb, c_vf]\n"
-        "  units: [\"-\", \"-\", \"-\", \"-\", m, kg*m^2, N, N*s/m]\n  data:\n", f);
+        "inertia_total, f_coulomb, c_vf, init_vel, brake, speed_controlled, "
+        "friction_epsilon]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", m, kg*m^2, N, N*s/m, m/s, \"-\", \"-\", "
+        "rad/s]\n  data:\n", f);
   for (int w = 0; w < m->nwinch; w++) {
     fputs("    - [", f);
     qname(f, m->winch_name, w);
@@ -204,6 +214,11 @@ static void winches(FILE *f, const awe_model *m) {
     num(f, m->winch_f_coulomb[w]);
     fputs(", ", f);
     num(f, m->winch_c_vf[w]);
+    fputs(", ", f);
+    num(f, m->winch_init_vel[w]);
+    fprintf(f, ", %s, %s, ", m->winch_brake0[w] ? "true" : "false",
+            m->winch_speed_controlled[w] ? "true" : "false");
+    num(f, m->winch_friction_eps[w]);
     fputs("]\n", f);
   }
 }
