@@ -54,5 +54,29 @@ grep_in "at 7 m" "$tmp/err" "wrote .*/power_curves.yml: 7 wind speeds \(4 succes
 check "no height" 65 $py tools/awesim-power-curves $fix -o "$tmp/x.yml"
 grep_in "no height named" "$tmp/err" "settings.environment.h_ref; give --reference-height"
 
+# the V3 sweep (scenarios/sweeps/v3_power_curve.yaml, 10 runs of 600 s; its summary shipped):
+# the file's numbers are the summary's, as the sweep's header states them (kW, mechanical /
+# electrical: 4 m/s 0.245 / 0.061 ... 10 m/s 6.010 / 4.798), 3 m/s crashed, and the AEP for a
+# Rayleigh wind of 6.2 m/s is 21.6 / 18.0 MWh from either
+v3=tests/data/sweep/v3_power_curve_summary.csv
+check "v3 write" 0 $py tools/awesim-power-curves $v3 -o "$tmp/v3.yml" --reference-height 6
+cat >"$tmp/v3.py" <<'PY'
+import sys, yaml, jsonschema
+s = yaml.safe_load(open("tests/data/awesio/power_curves_schema.yml"))
+d = yaml.safe_load(open(sys.argv[1]))
+errs = list(jsonschema.Draft7Validator(s).iter_errors(d))
+c = d["power_curves"][0]["wind_speed_data"]
+print("errors", len(errs), " ".join(
+    f"{e['wind_speed']:g}:" + (f"{e['performance']['power']['average_cycle_power'] / 1e3:.3f}/"
+                               f"{e['performance']['power']['average_cycle_power_electrical'] / 1e3:.3f}"
+                               if e["successful"] else "no") for e in c))
+PY
+check "v3 schema" 0 $py "$tmp/v3.py" "$tmp/v3.yml"
+grep_in "v3 values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.975 6:2.871/2.502 7:4.418/3.850 8:5.266/4.612 9:5.918/4.778 10:6.010/4.798 11:5.944/4.670 12:5.220/4.040$"
+check "v3 shipped" 0 $py "$tmp/v3.py" docs/v3_power_curves.yml
+grep_in "v3 shipped values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.975 6:2.871/2.502 .* 12:5.220/4.040$"
+check "v3 aep" 0 tools/awesim-plot docs/v3_power_curves.yml --aep-mean 6.2 -o "$tmp/v3.png"
+grep_in "v3 aep numbers" "$tmp/err" "AEP: mechanical 21617.416 kWh, electrical 17961.5434 kWh per year"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
