@@ -78,5 +78,23 @@ grep_in "v3 shipped values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.9
 check "v3 aep" 0 tools/awesim-plot docs/v3_power_curves.yml --aep-mean 6.2 -o "$tmp/v3.png"
 grep_in "v3 aep numbers" "$tmp/err" "AEP: mechanical 21617.416 kWh, electrical 17961.5434 kWh per year"
 
+# tools/awesim-sweep writes power_curves.yml after its merge when the sweep is over the wind
+# (the aerostat, 2 wind speeds, no pumping: both unsuccessful)
+cat >"$tmp/grid.yaml" <<EOG
+scenario: $root/scenarios/aerostat.yaml
+output: $tmp/sw
+set:
+  run.duration: 1
+  settings.environment.h_ref: 10
+list:
+  - {settings.environment.v_wind: 4}
+  - {settings.environment.v_wind: 8}
+EOG
+check "sweep" 0 tools/awesim-sweep -j 1 -q --awesim "$AWESIM" "$tmp/grid.yaml"
+check "sweep's power curve" 0 $py -c "import yaml; d = yaml.safe_load(open('$tmp/sw/power_curves.yml'))
+print(d['reference_wind_speeds'], [e['successful'] for e in d['power_curves'][0]['wind_speed_data']])"
+grep_in "sweep's speeds" "$tmp/out" "^\[4.0, 8.0\] \[False, False\]$"
+check "sweep's height" 0 grep -q "^- 10.0$" "$tmp/sw/power_curves.yml"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
