@@ -15,6 +15,7 @@
 #include "io/load.h"
 #include "io/yaml_doc.h"
 #include "model/model.h"
+#include "output/awesio_write.h"
 #include "output/out_guard.h"
 
 
@@ -435,11 +436,14 @@ static awesim_status log_csv_close_(awesim_sim *s) {
 static awesim_status log_hdf5_(awesim_sim *s, const char *path) {
   log_hdf5_close_(s);
   if (!path) return awe_api_fail(s, AWE_EUSAGE, "awesim_log_hdf5: no path");
-  awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
-                      .scenario = s->spec->scenario_text};
   awe_err e = {0};
   if (awe_out_guard(s->spec, path, s->csv_path, &e)) return fail_err(s, &e);
+  char *topo = awe_awesio_string(s->m, s->spec->scenario.name, s->spec->scenario.path);
+  if (!topo) return awe_api_fail(s, AWE_ENOMEM, "out of memory");
+  awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
+                      .scenario = s->spec->scenario_text, .topology = topo};
   s->h5 = awe_h5_open(path, &s->m->reg.output, &info, &e);
+  free(topo);
   if (!s->h5) return fail_err(s, &e);
   s->h5_path = strdup(path);
   API_TRY(awe_api_refresh(s));

@@ -21,6 +21,7 @@ int awe_cmd_step_response(int argc, char **argv);
 int awe_cmd_polar(int argc, char **argv);
 int awe_cmd_sweep(int argc, char **argv);
 int awe_cmd_wind(int argc, char **argv);
+int awe_cmd_convert(int argc, char **argv);
 
 /* Print warnings ("awesim: warning: ...") and the error ("awesim: error: ...") to stderr. */
 void awe_cli_print_warnings(const awe_diag *d);

@@ -27,6 +27,7 @@
 
 #include "engine/aero_coupling.h"
 #include "cli/cli.h"
+#include "output/awesio_write.h"
 #include "cli/cycles_report.h"
 #include "cli/out_paths.h"
 #include "control/controller.h"
@@ -104,9 +105,13 @@ static awe_status sinks_open(sinks *k, const options *o, const awe_spec *spec,
   memset(k, 0, sizeof(*k));
   const char *h5path = o->out ? o->out : o->no_hdf5 ? NULL : spec->scenario.hdf5;
   if (h5path) {
+    /* the log carries the model's structure: a viewer needs no model files */
+    char *topo = awe_awesio_string(m, spec->scenario.name, spec->scenario.path);
+    if (!topo) return awe_err_set(err, AWE_ENOMEM, "out of memory");
     awe_h5_info info = {.solver = solver, .command_line = cmdline,
-                        .scenario = spec->scenario_text};
+                        .scenario = spec->scenario_text, .topology = topo};
     k->h5 = awe_h5_open(h5path, &m->reg.output, &info, err);
+    free(topo);
     if (!k->h5) return err->code ? err->code : AWE_EIO;
   }
   const char *pat = o->csv ? o->csv : spec->scenario.csv;

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "output/awesio_write.h"
 #include "cli/out_paths.h"
 #include "cli/cmd_trim.h"
 #include "output/lin_output.h"
@@ -364,9 +365,12 @@ static awe_status simulate_step(job *j, awe_err *err) {
 
   if (j->o.out) {
     make_dir_of(j->o.out);
+    char *topo = awe_awesio_string(m, j->spec->scenario.name, j->spec->scenario.path);
+    if (!topo) return awe_err_set(err, AWE_ENOMEM, "out of memory");
     awe_h5_info info = {.solver = awe_integrator_name(j->sim->it), .command_line = j->cmdline,
-                        .scenario = j->spec->scenario_text};
+                        .scenario = j->spec->scenario_text, .topology = topo};
     j->h5 = awe_h5_open(j->o.out, &m->reg.output, &info, err);
+    free(topo);
     if (!j->h5) return err->code;
   }
   if (awe_step_simulate(j->sim, j->op.x, j->op.u, j->u1, 0, j->dt, j->nsteps, j->ysel, ny, j->Y,

@@ -26,6 +26,7 @@ static const command commands[] = {
     {"polar", awe_cmd_polar, "wing polar (CL, CD, CS, CM vs alpha) from the VSM solver"},
     {"sweep", awe_cmd_sweep, "expand a sweep grid into runs (plan.tsv, sweep.sh); merge results"},
     {"wind", awe_cmd_wind, "turbulent wind boxes: generate (Mann), info"},
+    {"convert", awe_cmd_convert, "write a model's structure as an awesIO structure document"},
 };
 
 static void usage(FILE *f) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "util/pool.h"
+#include "io/awesio_read.h"
 #include "io/spec_load.h"
 #include "io/yaml_doc.h"
 
@@ -185,7 +186,11 @@ static awe_status read_model_files(awe_spec *s, const awe_ynode *scenario_settin
                        sc->system_file ? sc->system_file : sc->path);
   }
   AWE_TRY(load_doc(s, sc->structure_file, &sc->structure_loc, "structural_geometry", &r, err));
-  AWE_TRY(awe_spec_read_structure(s, r, sc->structure_file, err));
+  /* an awesIO structure document is recognised by its content (awesio_read.h) */
+  if (awe_awesio_is_doc(r))
+    AWE_TRY(awe_spec_read_awesio(s, r, sc->structure_file, err));
+  else
+    AWE_TRY(awe_spec_read_structure(s, r, sc->structure_file, err));
   if (sc->aero_file) {
     AWE_TRY(load_doc(s, sc->aero_file, &sc->aero_loc, "aero_geometry", &r, err));
     AWE_TRY(awe_spec_read_aero(s, r, sc->aero_file, err));

@@ -29,6 +29,7 @@
  *   /                  attrs awesim_version, schema_version=1, status, t_end, solver,
  *                      command_line, [error], [extra keys]
  *   /scenario          string dataset: the scenario YAML as run
+ *   /topology          string dataset: the model's awesIO structure document
  *   /time              float64 [T], units "s"
  *   /GROUP             attr names: component names in registry order
  *   /GROUP/VAR         float64 [T,N] (dim 1), [T,N,3] (dim 3), [T,N,4] (dim 4); units attr.
@@ -79,6 +80,8 @@ typedef struct {
   const char *solver;        /* root attribute `solver` (NULL = "") */
   const char *command_line;  /* root attribute `command_line` (NULL = "") */
   const char *scenario;      /* dataset /scenario, the scenario YAML as run (NULL = "") */
+  const char *topology;      /* dataset /topology, the model's awesIO structure document
+                              * (awesio_write.h), so a log is self-describing (NULL = none) */
   int block_rows;            /* rows per block = chunk length in time; 0 = automatic
                               * (about 256 KiB of output per block, 64..4096 rows) */
   int gzip_level;            /* 0 or -1 = no compression (the default: deflate costs more than

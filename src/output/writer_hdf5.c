@@ -8,6 +8,8 @@
  *                       last written time, NaN before the first row), solver, command_line,
  *                       error (str, failed runs only), plus keys set by awe_h5_set_attr_*
  *   /scenario           scalar string: the scenario YAML as run
+ *   /topology           scalar string: the model's awesIO structure document (awesio_write.h;
+ *                       SymbolicAWEModels keeps it under `topology` in its Arrow logs)
  *   /time               [T], attr units = "s"
  *   /GROUP              attr names: string array, component names in registry order (from
  *                       the group's first per-component dataset)
@@ -282,14 +284,14 @@ done:
 }
 
 
-/* /scenario: scalar string dataset */
-static int write_scenario(hid_t file, const char *text) {
+/* /scenario, /topology: scalar string datasets */
+static int write_text(hid_t file, const char *name, const char *text) {
   if (!text) text = "";
   size_t n = strlen(text);
   hid_t t = awe_h5_str_type(n), s = H5Screate(H5S_SCALAR), dcpl = H5Pcreate(H5P_DATASET_CREATE);
   int rc = -1;
   if (t >= 0 && s >= 0 && dcpl >= 0 && H5Pset_obj_track_times(dcpl, 0) >= 0) {
-    hid_t d = H5Dcreate2(file, "scenario", t, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t d = H5Dcreate2(file, name, t, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (d >= 0) {
       /* an empty text is written from a one-byte NUL buffer (the type has size 1) */
       rc = H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0 ? -1 : 0;
@@ -356,8 +358,10 @@ static awe_status create_layout(awe_h5 *w, const awe_varlist *l, const run *runs
       awe_h5_put_str_attr(f, "solver", info ? info->solver : NULL) < 0 ||
       awe_h5_put_str_attr(f, "command_line", info ? info->command_line : NULL) < 0)
     return h5_fail(err, "cannot write the root attributes");
-  if (write_scenario(f, info ? info->scenario : NULL) < 0)
+  if (write_text(f, "scenario", info ? info->scenario : NULL) < 0)
     return h5_fail(err, "cannot write /scenario");
+  if (info && info->topology && write_text(f, "topology", info->topology) < 0)
+    return h5_fail(err, "cannot write /topology");
   w->time = make_dataset(f, "time", 1, NULL, w->block, w->gzip, "s");
   if (w->time < 0) return h5_fail(err, "cannot create /time");
 
@@ -536,7 +540,8 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   }
   /* what the layout needs: metadata, the scenario text, one object header per dataset */
   long long need = BLOCK_OVERHEAD + CLOSE_RESERVE + 4096LL * (nr + 1) +
-                   (info && info->scenario ? 2 * (long long)strlen(info->scenario) : 0);
+                   (info && info->scenario ? 2 * (long long)strlen(info->scenario) : 0) +
+                   (info && info->topology ? 2 * (long long)strlen(info->topology) : 0);
   long long avail = awe_out_file_free_bytes(&w->of);
   if (avail >= 0 && avail < need) {
     awe_err_set(err, AWE_EIO, "%s: No space left on device (the log needs about %lld KiB to "

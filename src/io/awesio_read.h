@@ -1,0 +1,19 @@
+/* awesio_read.h: an awesIO structure document (structure_schema.yml, what `awesim convert
+ * --to awesio` writes) read as a structural geometry, wherever awesim reads one. */
+#ifndef AWE_AWESIO_READ_H
+#define AWE_AWESIO_READ_H
+
+#include "io/spec.h"
+#include "io/yaml_doc.h"
+
+/* Whether root is an awesIO structure document: its metadata names structure_schema.yml or
+ * an awesIO_version (decided by content, not by the file name). */
+int awe_awesio_is_doc(const awe_ynode *root);
+
+/* Fill s->structure from the document. Refuses a major version other than 1 and the blocks
+ * awesim cannot build yet (bodies, tubes: rigid bodies and beams; wings, whose awesim_wings
+ * tool block is written but not read back yet); warns on a newer minor version. */
+awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *path,
+                                awe_err *err);
+
+#endif

@@ -1,0 +1,292 @@
+/* awesio_write.c: a built model as an awesIO structure document (awesio_write.h). Written
+ * from the model, not the spec, so generated tether points and segments, materials and
+ * transforms are already expanded and every number is the one the run uses. */
+#include "output/awesio_write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sha256.h"
+
+/* a YAML double-quoted scalar */
+static void qstr(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+/* a name, or its one-based row when the model has none (index-keyed geometry) */
+static void qname(FILE *f, const char *const *names, int i) {
+  if (names && names[i]) {
+    qstr(f, names[i]);
+  } else {
+    fprintf(f, "\"%d\"", i + 1);
+  }
+}
+
+static void num(FILE *f, double v) { fprintf(f, "%.17g", v); }
+
+void awe_awesio_connectivity_sha(const awe_model *m, char hex[65]) {
+  /* each field is at most 2 x 11 digits + 2 characters */
+  size_t cap = 32 + 24 * (size_t)m->nsegment;
+  char *pre = malloc(cap);
+  if (!pre) {
+    memset(hex, '0', 64);
+    hex[64] = '\0';
+    return;
+  }
+  size_t n = (size_t)snprintf(pre, cap, "%d;", m->npoint);
+  for (int s = 0; s < m->nsegment; s++)
+    n += (size_t)snprintf(pre + n, cap - n, "%d,%d;", m->segment_p[2 * s] + 1,
+                          m->segment_p[2 * s + 1] + 1);
+  n += (size_t)snprintf(pre + n, cap - n, "0;");
+  awe_sha256_hex((const unsigned char *)pre, n, hex);
+  free(pre);
+}
+
+static const char *core_point_type(const awe_model *m, int i) {
+  switch (m->point_type[i]) {
+    case AWE_PT_STATIC: return "STATIC";
+    case AWE_PT_WING:
+      return m->point_wing[i] >= 0 && m->wing_type[m->point_wing[i]] == AWE_WING_RIGID
+                 ? "BODY_STATIC" : "DYNAMIC";
+    default: return "DYNAMIC";
+  }
+}
+
+/* the schema knows DYNAMIC and STATIC twists; a quasi-static one is solved, so DYNAMIC */
+static const char *core_dyn_type(awe_dyn_type t) {
+  return t == AWE_DYN_STATIC ? "STATIC" : "DYNAMIC";
+}
+
+static void points(FILE *f, const awe_model *m, const double g[3]) {
+  fputs("\npoints:\n  headers: [name, type, body, pos_ENU, extra_mass, drag_area, "
+        "drag_coefficient, awesim_type, pos_CAD, body_frame_damping, world_frame_damping]\n"
+        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m, 1/s, 1/s]\n  data:\n", f);
+  for (int i = 0; i < m->npoint; i++) {
+    fputs("    - [", f);
+    qname(f, m->point_name, i);
+    fprintf(f, ", %s, ", core_point_type(m, i));
+    int w = m->point_wing[i];
+    if (m->point_type[i] == AWE_PT_WING && w >= 0 && m->wing_type[w] == AWE_WING_RIGID)
+      qname(f, m->wing_name, w);
+    else
+      fputs("null", f);
+    fputs(", [", f);
+    for (int k = 0; k < 3; k++) {
+      if (k) fputs(", ", f);
+      num(f, m->point_pos0[3 * i + k] - g[k]);
+    }
+    fputs("], ", f);
+    num(f, m->point_extra_mass[i]);
+    fputs(", ", f);
+    num(f, m->point_area[i]);
+    fputs(", ", f);
+    num(f, m->point_cd[i]);
+    fprintf(f, ", %s, [", awe_point_type_name(m->point_type[i]));
+    for (int k = 0; k < 3; k++) {
+      if (k) fputs(", ", f);
+      num(f, m->point_pos_cad[3 * i + k]);
+    }
+    for (int d = 0; d < 2; d++) {
+      const double *v = (d ? m->point_wfd : m->point_bfd) + 3 * i;
+      fputs("], [", f);
+      for (int k = 0; k < 3; k++) {
+        if (k) fputs(", ", f);
+        num(f, v[k]);
+      }
+    }
+    fputs("]]\n", f);
+  }
+}
+
+static void segments(FILE *f, const awe_model *m) {
+  fputs("\nsegments:\n  headers: [name, points, l0, diameter, density, unit_stiffness, "
+        "unit_damping, compression_frac]\n"
+        "  units: [\"-\", \"-\", m, m, kg/m^3, N, N*s, \"-\"]\n  data:\n", f);
+  for (int s = 0; s < m->nsegment; s++) {
+    fputs("    - [", f);
+    qname(f, m->segment_name, s);
+    fputs(", [", f);
+    qname(f, m->point_name, m->segment_p[2 * s]);
+    fputs(", ", f);
+    qname(f, m->point_name, m->segment_p[2 * s + 1]);
+    fputs("], ", f);
+    num(f, m->segment_l0[s]);
+    fputs(", ", f);
+    num(f, m->segment_diameter[s]);
+    fputs(", ", f);
+    num(f, m->segment_density[s]);
+    fputs(", ", f);
+    num(f, m->segment_unit_k[s]);
+    fputs(", ", f);
+    num(f, m->segment_unit_c[s]);
+    fputs(", ", f);
+    num(f, m->segment_compression_frac[s]);
+    fputs("]\n", f);
+  }
+}
+
+/* a list of names: the n indices idx[0..n-1] into names */
+static void name_list(FILE *f, const char *const *names, const int *idx, int n) {
+  fputc('[', f);
+  for (int k = 0; k < n; k++) {
+    if (k) fputs(", ", f);
+    qname(f, names, idx[k]);
+  }
+  fputc(']', f);
+}
+
+static void stations(FILE *f, const awe_model *m) {
+  if (m->ngroup == 0) return;
+  fputs("\nstations:\n  headers: [name, type, points, awesim_type, moment_frac, damping]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", N*m*s]\n  data:\n", f);
+  for (int g = 0; g < m->ngroup; g++) {
+    fputs("    - [", f);
+    qname(f, m->group_name, g);
+    fprintf(f, ", %s, ", core_dyn_type(m->group_type[g]));
+    name_list(f, m->point_name, m->group_points + m->group_point_adr[g], m->group_point_num[g]);
+    fprintf(f, ", %s, ", awe_dyn_type_name(m->group_type[g]));
+    num(f, m->group_moment_frac[g]);
+    fputs(", ", f);
+    num(f, m->group_damping[g]);
+    fputs("]\n", f);
+  }
+}
+
+static void pulleys(FILE *f, const awe_model *m) {
+  if (m->npulley == 0) return;
+  /* awesim's pulley passes the whole tension on: efficiency 1 */
+  fputs("\npulleys:\n  headers: [name, segments, type, efficiency, awesim_type]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\"]\n  data:\n", f);
+  for (int p = 0; p < m->npulley; p++) {
+    fputs("    - [", f);
+    qname(f, m->pulley_name, p);
+    fputs(", ", f);
+    name_list(f, m->segment_name, m->pulley_seg + 2 * p, 2);
+    fprintf(f, ", %s, 1.0, %s]\n", core_dyn_type(m->pulley_type[p]),
+            awe_dyn_type_name(m->pulley_type[p]));
+  }
+}
+
+static void tethers(FILE *f, const awe_model *m) {
+  if (m->ntether == 0) return;
+  fputs("\ntethers:\n  headers: [name, start_point, end_point, segments]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\"]\n  data:\n", f);
+  for (int t = 0; t < m->ntether; t++) {
+    fputs("    - [", f);
+    qname(f, m->tether_name, t);
+    fputs(", ", f);
+    qname(f, m->point_name, m->tether_start[t]);
+    fputs(", ", f);
+    qname(f, m->point_name, m->tether_end[t]);
+    fputs(", ", f);
+    name_list(f, m->segment_name, m->tether_segs + m->tether_seg_adr[t], m->tether_seg_num[t]);
+    fputs("]\n", f);
+  }
+}
+
+static void winches(FILE *f, const awe_model *m) {
+  if (m->nwinch == 0) return;
+  fputs("\nwinches:\n  headers: [name, tethers, winch_point, gear_ratio, drum_radius, "
+        "inertia_total, f_coulomb, c_vf, init_vel, brake, speed_controlled, "
+        "friction_epsilon]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", m, kg*m^2, N, N*s/m, m/s, \"-\", \"-\", "
+        "rad/s]\n  data:\n", f);
+  for (int w = 0; w < m->nwinch; w++) {
+    fputs("    - [", f);
+    qname(f, m->winch_name, w);
+    fputs(", ", f);
+    name_list(f, m->tether_name, m->winch_tethers + m->winch_tether_adr[w],
+              m->winch_tether_num[w]);
+    fputs(", ", f);
+    qname(f, m->point_name, m->winch_point[w]);
+    fputs(", ", f);
+    num(f, m->winch_gear_ratio[w]);
+    fputs(", ", f);
+    num(f, m->winch_drum_radius[w]);
+    fputs(", ", f);
+    num(f, m->winch_inertia[w]);
+    fputs(", ", f);
+    num(f, m->winch_f_coulomb[w]);
+    fputs(", ", f);
+    num(f, m->winch_c_vf[w]);
+    fputs(", ", f);
+    num(f, m->winch_init_vel[w]);
+    fprintf(f, ", %s, %s, ", m->winch_brake0[w] ? "true" : "false",
+            m->winch_speed_controlled[w] ? "true" : "false");
+    num(f, m->winch_friction_eps[w]);
+    fputs("]\n", f);
+  }
+}
+
+/* SAM's wings as awesim has them: a tool block the schema leaves open */
+static void wings(FILE *f, const awe_model *m) {
+  if (m->nwing == 0) return;
+  static const char *const wt[] = {"RIGID", "PARTICLE"};
+  fputs("\nawesim_wings:\n  headers: [name, type, stations, points, y_damping, "
+        "angular_damping, ground_ENU]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", 1/s, N*m*s, m]\n  data:\n", f);
+  for (int w = 0; w < m->nwing; w++) {
+    fputs("    - [", f);
+    qname(f, m->wing_name, w);
+    fprintf(f, ", %s, ", wt[m->wing_type[w]]);
+    name_list(f, m->group_name, m->wing_groups + m->wing_group_adr[w], m->wing_group_num[w]);
+    fputs(", ", f);
+    name_list(f, m->point_name, m->wing_points + m->wing_point_adr[w], m->wing_point_num[w]);
+    fputs(", ", f);
+    num(f, m->wing_y_damping[w]);
+    fputs(", ", f);
+    num(f, m->wing_angular_damping[w]);
+    fputs(", [", f);
+    for (int k = 0; k < 3; k++) {
+      if (k) fputs(", ", f);
+      num(f, m->wing_ground[3 * w + k]);
+    }
+    fputs("]]\n", f);
+  }
+}
+
+awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const char *source,
+                            awe_err *err) {
+  char sha[65];
+  awe_awesio_connectivity_sha(m, sha);
+  /* positions relative to the (first) wing's ground station, ENU axes as awesim's world */
+  double g[3] = {0, 0, 0};
+  if (m->nwing > 0) memcpy(g, m->wing_ground, sizeof(g));
+  fputs("metadata:\n  name: ", f);
+  qstr(f, name ? name : "awesim model");
+  fputs("\n  description: \"Structure of an awesim model, fully expanded as built for its "
+        "run: positions in ENU relative to the ground station, extra masses only.\"\n"
+        "  note: ", f);
+  qstr(f, source ? source : "");
+  fprintf(f, "\n  awesIO_version: %s\n  schema: \"structure_schema.yml\"\n  n_points: %d\n"
+             "  connectivity_sha: %s\n", AWE_AWESIO_VERSION, m->npoint, sha);
+  points(f, m, g);
+  segments(f, m);
+  stations(f, m);
+  pulleys(f, m);
+  tethers(f, m);
+  winches(f, m);
+  wings(f, m);
+  if (ferror(f)) return awe_err_set(err, AWE_EIO, "awesIO document: write failed");
+  return AWE_OK;
+}
+
+
+char *awe_awesio_string(const awe_model *m, const char *name, const char *source) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  if (!f) return NULL;
+  awe_err err = {0};
+  awe_status st = awe_awesio_write(f, m, name, source, &err);
+  if (fclose(f) != 0 || st != AWE_OK) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
