@@ -874,6 +874,14 @@ cp -r "$M"/. "$T/m/" 2>/dev/null || { mkdir -p "$T/m" && cp -r "$M"/. "$T/m/"; }
 sed -i 's|^    - \[1, -0.5, -1.0, 2.0, 0.5, -1.0, 2.3\].*|&\n    - [1, -0.5, -1.5, 1.8, 0.5, -1.5, 2.1]|' "$T/m/aero_geometry.yaml"
 FILE=m/system_refine.yaml expect particle_sections_mismatch 65 "refine_structure.yaml:[0-9]+:[0-9]+: wing '[a-z_]+': 6 WING points but the aero geometry has 4 sections"
 
+# ---- BILLOWING (VortexStepMethod.jl): accepted with its percentage in [0, 100) --------------
+reset
+mkdir -p "$T/b" && cp -r "$M"/. "$T/b/"
+sed -i 's/spanwise_panel_distribution: LINEAR.*/spanwise_panel_distribution: BILLOWING\n    billowing_percentage: 8.0/' "$T/b/vsm_settings.yaml"
+FILE=b/system.yaml expect billowing_ok 0 'warnings: 0'
+sed -i 's/billowing_percentage: 8.0/billowing_percentage: 100/' "$T/b/vsm_settings.yaml"
+FILE=b/system.yaml expect billowing_range 65 "vsm_settings.yaml:[0-9]+:[0-9]+: wings\\[1\\].billowing_percentage = 100 must be in \\[0, 100\\)"
+
 # ---- the good case, for contrast ----------------------------------------------------------------
 reset; good_structure
 expect good_model 0 'points:   2 \(STATIC 1, DYNAMIC 1' 'segments: 1 ' 'warnings: 0'
