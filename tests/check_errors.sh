@@ -397,7 +397,22 @@ tethers:
   data:
     - [main, kcu, ground, 3, 10.0]
 EOF
-expect tether_deprecated_key 65 "s.yaml:9:30: tether 'main': init_unstretched_length is no longer supported"
+# the older SymbolicAWEModels spelling (V3Kite.jl pins it): accepted with a note
+expect tether_old_unstretched 0 "s.yaml:9:30: tether 'main': init_unstretched_length \\(SymbolicAWEModels < v0.11\\) read as init_stretched_length 10 m"
+
+reset
+cat >"$T/s.yaml" <<'EOF'
+points:
+  headers: [name, pos_cad, type, extra_mass]
+  data:
+    - [ground, [0, 0, 0], STATIC, 0.0]
+    - [kcu, [0, 0, -10], DYNAMIC, 1.0]
+tethers:
+  headers: [name, start_point, end_point, n_segments, init_unstretched_length, init_stretch_frac]
+  data:
+    - [main, kcu, ground, 3, 10.0, 0.99]
+EOF
+expect tether_old_unstretched_mixed 65 "s.yaml:9:30: tether 'main': init_unstretched_length \\(SymbolicAWEModels < v0.11\\) cannot be combined"
 
 reset
 cat >"$T/s.yaml" <<'EOF'
@@ -837,6 +852,35 @@ case $AWESIM in
     then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL oom_reading: exit $rc: $out"; fi
     ;;
 esac
+
+# ---- a file of another kind where a scenario or system.yaml belongs: say what it is ----------
+reset
+cat >"$T/vsm.yaml" <<'EOF'
+wings:
+  - {name: w, geometry_file: a.yaml, n_panels: 4}
+solver_settings: {max_iterations: 100}
+EOF
+FILE=vsm.yaml expect vsm_settings_checked 65 "vsm.yaml:1:1: vsm.yaml is not a scenario: it is a VSM settings file" "system.vsm_settings"
+reset
+FILE=settings.yaml expect settings_checked 65 "settings.yaml:1:1: settings.yaml is a settings file" "system.sim_settings"
+reset
+printf 'system:\n  sim_settings: settings.yaml\n' >"$T/sys.yaml"
+FILE=sys.yaml expect settings_only_system 65 "names no structural geometry" "builds in Julia code" "struc_geometry.yaml"
+
+# ---- check runs simulate's validations: a particle wing needs one LE/TE pair per section ------
+reset
+M=$(cd "$(dirname "$0")/../models/2plate_kite" && pwd)
+cp -r "$M"/. "$T/m/" 2>/dev/null || { mkdir -p "$T/m" && cp -r "$M"/. "$T/m/"; }
+sed -i 's|^    - \[1, -0.5, -1.0, 2.0, 0.5, -1.0, 2.3\].*|&\n    - [1, -0.5, -1.5, 1.8, 0.5, -1.5, 2.1]|' "$T/m/aero_geometry.yaml"
+FILE=m/system_refine.yaml expect particle_sections_mismatch 65 "refine_structure.yaml:[0-9]+:[0-9]+: wing '[a-z_]+': 6 WING points but the aero geometry has 4 sections"
+
+# ---- BILLOWING (VortexStepMethod.jl): accepted with its percentage in [0, 100) --------------
+reset
+mkdir -p "$T/b" && cp -r "$M"/. "$T/b/"
+sed -i 's/spanwise_panel_distribution: LINEAR.*/spanwise_panel_distribution: BILLOWING\n    billowing_percentage: 8.0/' "$T/b/vsm_settings.yaml"
+FILE=b/system.yaml expect billowing_ok 0 'warnings: 0'
+sed -i 's/billowing_percentage: 8.0/billowing_percentage: 100/' "$T/b/vsm_settings.yaml"
+FILE=b/system.yaml expect billowing_range 65 "vsm_settings.yaml:[0-9]+:[0-9]+: wings\\[1\\].billowing_percentage = 100 must be in \\[0, 100\\)"
 
 # ---- the good case, for contrast ----------------------------------------------------------------
 reset; good_structure

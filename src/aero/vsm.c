@@ -386,9 +386,11 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
       seterr(err, errsz, "vsm: n_panels must be >= 1, got %d", n);
       return NULL;
     }
-    if (s->distribution == AWE_DIST_SPLIT_PROVIDED && n % (nsec - 1) != 0) {
-      seterr(err, errsz, "vsm: SPLIT_PROVIDED needs n_panels (%d) to be a multiple of the "
-             "number of provided panels (%d)", n, nsec - 1);
+    if ((s->distribution == AWE_DIST_SPLIT_PROVIDED || s->distribution == AWE_DIST_BILLOWING) &&
+        n % (nsec - 1) != 0) {
+      seterr(err, errsz, "vsm: %s needs n_panels (%d) to be a multiple of the number of provided "
+             "panels (%d)", s->distribution == AWE_DIST_BILLOWING ? "BILLOWING" : "SPLIT_PROVIDED",
+             n, nsec - 1);
       return NULL;
     }
     if (s->distribution == AWE_DIST_COSINE_VAN_GARREL && n != nsec - 1) {
@@ -396,7 +398,7 @@ awe_vsm_wing *awe_vsm_wing_alloc(const awe_vsm_section *sec, int nsec, const awe
              "COSINE");
       return NULL;
     }
-    if (s->distribution < AWE_DIST_LINEAR || s->distribution > AWE_DIST_UNCHANGED) {
+    if (s->distribution < AWE_DIST_LINEAR || s->distribution > AWE_DIST_BILLOWING) {
       seterr(err, errsz, "vsm: unknown spanwise distribution %d", (int)s->distribution);
       return NULL;
     }

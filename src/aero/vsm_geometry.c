@@ -8,6 +8,11 @@
  *       l = (1-t)|c_k| + t|c_{k+1}|,  LE* = QC* - 0.25 l d,  TE* = QC* + 0.75 l d.
  *   SPLIT_PROVIDED: every input panel is split into n/(nsec-1) equal parts with the same rule.
  *   UNCHANGED (or nsec == n + 1): the input sections.
+ *   BILLOWING (VortexStepMethod.jl 2026 refine_mesh_with_billowing!): SPLIT_PROVIDED, then between
+ *     input sections l (+y side) and r the inner refined TEs turn about their LE around
+ *     y^ = (LE_l - LE_r)/|.| by theta = -A sin(pi t), t = (LE - LE_r).y^/|LE_l - LE_r|, with A
+ *     found by Newton (start sqrt(4p/(100-p)), <= 50 steps, |f| < 1e-12) so that the TE polyline
+ *     TE_l -> inner TEs -> TE_r is |TE_r - TE_l|/(1 - p/100) long (p = billowing_percentage).
  *   Airfoils and twist are blended with the same weights (1-t, t).
  * Twist theta of a refined section rotates its TE about its LE around the local spanwise axis y
  * (mean of the unit vectors towards the neighbouring LEs), Rodrigues' formula
@@ -70,8 +75,8 @@ int awe_vsm_geom_setup(awe_vsm_wing *w, char *err, size_t errsz) {
     return 0;
   }
 
-  // split every input panel into m equal parts
-  if (dist == AWE_DIST_SPLIT_PROVIDED) {
+  // split every input panel into m equal parts (BILLOWING then rotates the inner TEs)
+  if (dist == AWE_DIST_SPLIT_PROVIDED || dist == AWE_DIST_BILLOWING) {
     const int m = n/(nsec - 1);
     for (int k = 0; k < nsec - 1; k++) {
       for (int j = 0; j < m; j++) {
@@ -310,9 +315,79 @@ static void update_reference(awe_vsm_wing *w) {
 }
 
 
+/* TE of the chord le->te turned by th around the unit axis y (Rodrigues). */
+static void turned_te(const double le[3], const double te[3], const double y[3], double th,
+                      double out[3]) {
+  double c[3], yc[3];
+  awe_v3_sub(c, te, le);
+  awe_v3_cross(yc, y, c);
+  const double ct = cos(th), st = sin(th), k = (1.0 - ct)*awe_v3_dot(y, c);
+  for (int i = 0; i < 3; i++) out[i] = le[i] + ct*c[i] + st*yc[i] + k*y[i];
+}
+
+
+/* TE polyline length TE_l -> the refined TEs a..b turned by amplitude A -> TE_r. */
+static double billow_pass(const awe_vsm_wing *w, int a, int b, const double y[3], double span,
+                          const double le_r[3], const double te_l[3], const double te_r[3],
+                          double A) {
+  double prev[3], cur[3], d[3], arc = 0.0;
+  memcpy(prev, te_l, sizeof prev);
+  for (int r = a; r <= b; r++) {
+    const double *le = w->ref_le + 3*r;
+    awe_v3_sub(d, le, le_r);
+    const double t = awe_v3_dot(d, y)/span;
+    turned_te(le, w->ref_te0 + 3*r, y, -A*sin(PI*t), cur);
+    awe_v3_sub(d, cur, prev);
+    arc += awe_v3_norm(d);
+    memcpy(prev, cur, sizeof prev);
+  }
+  awe_v3_sub(d, te_r, prev);
+  return arc + awe_v3_norm(d);
+}
+
+
+/* BILLOWING: turn the inner refined TEs of every input pair (no allocation: RHS path). */
+static void apply_billowing(awe_vsm_wing *w) {
+  const double p = w->s.billowing_percentage;
+  if (w->s.distribution != AWE_DIST_BILLOWING || !(p > 0.0) || w->nsec == w->n + 1) return;
+  const int m = w->n/(w->nsec - 1);
+  for (int k = 0; k < w->nsec - 1; k++) {
+    const int a = k*m + 1, b = k*m + m - 1;
+    if (b < a) continue;
+    const double *le_l = w->sec_le + 3*k, *le_r = w->sec_le + 3*(k + 1);
+    const double *te_l = w->sec_te + 3*k, *te_r = w->sec_te + 3*(k + 1);
+    double y[3], d[3];
+    awe_v3_sub(y, le_l, le_r);
+    const double span = awe_v3_norm(y);
+    awe_v3_sub(d, te_r, te_l);
+    const double straight = awe_v3_norm(d);
+    if (!(span > 1e-12) || !(straight > 1e-12)) continue;
+    for (int c = 0; c < 3; c++) y[c] /= span;
+    const double target = straight/(1.0 - p/100.0);
+    double A = sqrt(4.0*p/(100.0 - p));
+    for (int it = 0; it < 50; it++) {
+      const double f = billow_pass(w, a, b, y, span, le_r, te_l, te_r, A) - target;
+      if (fabs(f) < 1e-12*target) break;
+      const double h = fmax(1e-8, fabs(A)*1e-8);
+      const double df = (billow_pass(w, a, b, y, span, le_r, te_l, te_r, A + h) - target -
+                         f)/h;
+      if (fabs(df) < 1e-30) break;
+      A = fmax(0.0, A - f/df);
+    }
+    // written in place: each turned TE depends only on its own LE and TE0
+    for (int r = a; r <= b; r++) {
+      const double *le = w->ref_le + 3*r;
+      awe_v3_sub(d, le, le_r);
+      turned_te(le, w->ref_te0 + 3*r, y, -A*sin(PI*awe_v3_dot(d, y)/span), w->ref_te0 + 3*r);
+    }
+  }
+}
+
+
 void awe_vsm_geom_update(awe_vsm_wing *w) {
   const int nref = w->n + 1;
   for (int r = 0; r < nref; r++) refined_section(w, r, w->ref_le + 3*r, w->ref_te0 + 3*r);
+  apply_billowing(w);
   twist_axes(w);
   awe_vsm_geom_update_twist(w);
 }

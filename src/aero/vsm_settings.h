@@ -13,7 +13,8 @@ typedef enum {
   AWE_DIST_COSINE,
   AWE_DIST_COSINE_VAN_GARREL,
   AWE_DIST_SPLIT_PROVIDED,
-  AWE_DIST_UNCHANGED
+  AWE_DIST_UNCHANGED,
+  AWE_DIST_BILLOWING        /* SPLIT_PROVIDED with the TE billowed between the input sections */
 } awe_vsm_distribution;
 typedef enum { AWE_GAMMA0_ELLIPTIC = 0, AWE_GAMMA0_ZEROS } awe_vsm_gamma0;
 
@@ -28,6 +29,7 @@ typedef struct {
   awe_vsm_distribution distribution;
   double spanwise_direction[3];
   int remove_nan;
+  double billowing_percentage; /* [%] TE arc-length gain between input sections (BILLOWING) */
   /* solver_settings */
   awe_vsm_model model;
   awe_vsm_solver solver;

@@ -55,10 +55,30 @@ static awe_status path_value(awe_spec *s, const awe_ynode *n, const char *what, 
 
 /* A system.yaml (project file): system: {sim_settings, structural_geometry, aero_geometry,
  * vsm_settings}. Older models name the geometry in settings.yaml (kite.struc_geometry_path). */
+/* A file given where a scenario or system.yaml belongs: name what it is and how it is used
+   (a settings or vsm_settings file is named from a system.yaml or a scenario's model:). */
+static const char *other_file_kind(const awe_ynode *root) {
+  if (awe_ymap_get(root, "wings") || awe_ymap_get(root, "solver_settings"))
+    return "a VSM settings file (vsm_settings.yaml): name it from a system.yaml "
+           "(system.vsm_settings) or a scenario's model: {vsm_settings: ...}, then check the "
+           "scenario or system.yaml";
+  if (awe_ymap_get(root, "wing_sections"))
+    return "an aero geometry (wing_sections): name it from a system.yaml (system.aero_geometry) "
+           "or a scenario's model: {aero: ...}; `awesim polar` reads it with a vsm_settings file";
+  if (awe_ymap_get(root, "tether") || awe_ymap_get(root, "environment") ||
+      awe_ymap_get(root, "solver") || awe_ymap_get(root, "kite") || awe_ymap_get(root, "winch"))
+    return "a settings file (settings.yaml: system, environment, tether, winch, ...): name it "
+           "from a system.yaml (system.sim_settings) or a scenario's model: {settings: ...}, "
+           "then check the scenario or system.yaml";
+  return NULL;
+}
+
 static awe_status read_system(awe_spec *s, const char *path, const awe_ynode *root,
                               awe_err *err) {
   awe_scenario_spec *sc = &s->scenario;
   const awe_ynode *sys = awe_ymap_get(root, "system");
+  const char *kind = other_file_kind(root);
+  if (kind) return awe_err_at(err, AWE_EINVAL, &root->loc, "%s is %s", path, kind);
   static const char *const top[] = {"system"};
   AWE_TRY(awe_ymap_check_keys(root, path, top, 1, err));
   if (!sys || sys->kind != AWE_Y_MAP)
@@ -151,6 +171,15 @@ static awe_status read_model_ref(awe_spec *s, const awe_ynode *model, const awe_
 }
 
 
+/* SymbolicAWEModels' settings-only models (KPS4, base/beam, RamAirKites.jl, V3Kite.jl's
+   settings-built variants) are assembled by a Julia builder function from the settings */
+#define SETTINGS_ONLY_HINT                                                                    \
+  ": it names only a settings file, as SymbolicAWEModels' settings-built models (KPS4, "      \
+  "base/beam, RamAirKites.jl) do, whose structure that package builds in Julia code (a "      \
+  "SystemStructure builder); awesim reads the structure from a struc_geometry.yaml (points, " \
+  "segments, tethers, wings, ...): export it from the Julia SystemStructure, or start from "  \
+  "models/v3_kite or models/2plate_kite"
+
 /* Read every model file named in sc; scenario_settings (may be NULL) overrides settings. */
 static awe_status read_model_files(awe_spec *s, const awe_ynode *scenario_settings,
                                    awe_err *err) {
@@ -180,10 +209,12 @@ static awe_status read_model_files(awe_spec *s, const awe_ynode *scenario_settin
   if (!sc->structure_file) {
     if (sc->model_loc.file)
       return awe_err_at(err, AWE_EINVAL, &sc->model_loc, "the model names no structural "
-                        "geometry (system.structural_geometry or model.structure)");
+                        "geometry (system.structural_geometry or model.structure)%s",
+                        sc->settings_file ? SETTINGS_ONLY_HINT : "");
     return awe_err_set(err, AWE_EINVAL,
-                       "%s: the model names no structural geometry (system.structural_geometry)",
-                       sc->system_file ? sc->system_file : sc->path);
+                       "%s: the model names no structural geometry (system.structural_geometry)%s",
+                       sc->system_file ? sc->system_file : sc->path,
+                       sc->settings_file ? SETTINGS_ONLY_HINT : "");
   }
   AWE_TRY(load_doc(s, sc->structure_file, &sc->structure_loc, "structural_geometry", &r, err));
   /* an awesIO structure document is recognised by its content (awesio_read.h) */
@@ -246,6 +277,9 @@ static awe_status load_scenario(awe_spec *s, const char *path, int nset,
   AWE_TRY(apply_sets(doc, nset, sets, err));
   root = awe_ydoc_root(doc);
   const awe_ynode *ver = awe_ymap_get(root, "awesim");
+  const char *kind = ver ? NULL : other_file_kind(root);
+  if (kind)
+    return awe_err_at(err, AWE_EINVAL, &root->loc, "%s is not a scenario: it is %s", path, kind);
   if (!ver)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "scenario: 'awesim: 1' (schema version) is required as the first key");

@@ -271,7 +271,7 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
       warn_unknown(s, w0, "wings[1]", wkeys, AWE_ARRLEN(wkeys));
       AWE_TRY(opt_intv(w0, "n_panels", "wings[1]", &v->n_panels, err));
       static const char *const dist[] = {"LINEAR", "COSINE", "COSINE_VAN_GARREL",
-                                         "SPLIT_PROVIDED", "UNCHANGED"};
+                                         "SPLIT_PROVIDED", "UNCHANGED", "BILLOWING"};
       int d = (int)v->distribution;
       AWE_TRY(opt_enum(w0, "spanwise_panel_distribution", "wings[1]", dist, AWE_ARRLEN(dist), &d, err));
       v->distribution = (awe_vsm_distribution)d;
@@ -279,10 +279,23 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
       if (sd && sd->kind != AWE_Y_NULL)
         AWE_TRY(awe_ynode_vec(sd, "wings[1].spanwise_direction", 3, v->spanwise_direction, err));
       AWE_TRY(opt_boolv(w0, "remove_nan", "wings[1]", &v->remove_nan, err));
+      const awe_ynode *bp = awe_ymap_get(w0, "billowing_percentage");
+      if (bp && bp->kind != AWE_Y_NULL) {
+        AWE_TRY(awe_ynode_double(bp, "wings[1].billowing_percentage", &v->billowing_percentage,
+                                 err));
+        if (!(v->billowing_percentage >= 0.0 && v->billowing_percentage < 100.0))
+          return awe_err_at(err, AWE_EINVAL, &bp->loc,
+                            "wings[1].billowing_percentage = %g must be in [0, 100)",
+                            v->billowing_percentage);
+        if (v->billowing_percentage > 0.0 && v->distribution != AWE_DIST_BILLOWING)
+          awe_warn(&s->warnings, &bp->loc,
+                   "wings[1].billowing_percentage is used only with spanwise_panel_distribution: "
+                   "BILLOWING (ignored)");
+      }
       // VortexStepMethod.jl wing options awesim does not have: said once, not silently dropped
       static const char *const unused[] = {"n_groups", "grouping_method", "dat_file",
-                                           "use_prior_polar", "billowing_percentage",
-                                           "crease_frac", "mesh", "airfoil"};
+                                           "use_prior_polar", "crease_frac", "mesh",
+                                           "airfoil"};
       for (size_t k = 0; k < AWE_ARRLEN(unused); k++) {
         const awe_ynode *u = awe_ymap_get(w0, unused[k]);
         if (u && u->kind != AWE_Y_NULL)

@@ -368,12 +368,24 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     }
     AWE_TRY(awe_row_opt_double(r, "init_tether_force", what, NAN, &x->init_tether_force, err));
     AWE_TRY(awe_row_opt_double(r, "init_stretch_frac", what, NAN, &x->init_stretch_frac, err));
+    /* SymbolicAWEModels < v0.11 (pinned by V3Kite.jl): the tether's rest length, placed
+       unstretched; that is init_stretched_length with no initial stretch */
     const awe_ynode *iu = awe_row_get(r, "init_unstretched_length");
-    if (!awe_ynode_is_nothing(iu))
-      return awe_err_at(err, AWE_EINVAL, &iu->loc,
-                        "%s: init_unstretched_length is no longer supported (SymbolicAWEModels "
-                        "v0.11); give init_stretched_length and init_tether_force or "
-                        "init_stretch_frac", what);
+    if (!awe_ynode_is_nothing(iu)) {
+      if (!isnan(x->init_stretched_length) || !isnan(x->init_tether_force) ||
+          !isnan(x->init_stretch_frac))
+        return awe_err_at(err, AWE_EINVAL, &iu->loc,
+                          "%s: init_unstretched_length (SymbolicAWEModels < v0.11) cannot be "
+                          "combined with init_stretched_length, init_tether_force or "
+                          "init_stretch_frac; give those instead", what);
+      AWE_TRY(awe_row_opt_double(r, "init_unstretched_length", what, NAN,
+                                 &x->init_stretched_length, err));
+      awe_warn(&s->warnings, &iu->loc,
+               "%s: init_unstretched_length (SymbolicAWEModels < v0.11) read as "
+               "init_stretched_length %g m with no initial stretch; the current spelling is "
+               "init_stretched_length with init_tether_force or init_stretch_frac", what,
+               x->init_stretched_length);
+    }
   }
   return AWE_OK;
 }

@@ -514,7 +514,7 @@ static awe_status check_env(const awe_model *m, const awe_spec *s, awe_diag *w, 
 }
 
 
-static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, awe_err *err) {
+static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_err *err) {
   const awe_vsm_settings *v = &m->vsm;
   const char *f = s->scenario.vsm_settings_file ? s->scenario.vsm_settings_file : "vsm_settings";
   if (v->n_panels < 1 || v->n_panels > 10000)
@@ -536,7 +536,8 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, 
   if (v->core_radius_fraction < 0)
     return awe_err_set(err, AWE_EINVAL, "%s: solver_settings.core_radius_fraction must be >= 0",
                        f);
-  /* a particle wing's sections coincide with its LE/TE point pairs */
+  /* a particle wing's sections coincide with its LE/TE point pairs; an error here as in the
+     aero coupling that simulate builds (engine/aero_coupling.c), so check and simulate agree */
   if (s->has_aero)
     for (int i = 0; i < m->nwing; i++)
       if (m->wing_type[i] == AWE_WING_PARTICLE && m->wing_aero_mode[i] != AWE_AERO_NONE) {
@@ -544,10 +545,11 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_diag *w, 
         for (int k = 0; k < m->wing_point_num[i]; k++)
           nwp += m->point_type[m->wing_points[m->wing_point_adr[i] + k]] == AWE_PT_WING;
         if (nwp != 2 * m->nsection)
-          awe_warn(w, &s->structure.wings[i].loc,
-                   "wing '%s': %d WING points but the aero geometry has %d sections (a "
-                   "PARTICLE_DYNAMICS wing needs one LE/TE point pair per section)",
-                   m->wing_name[i], nwp, m->nsection);
+          return awe_err_at(err, AWE_EINVAL, &s->structure.wings[i].loc,
+                            "wing '%s': %d WING points but the aero geometry has %d sections (a "
+                            "PARTICLE_DYNAMICS wing needs one LE/TE point pair per section; an "
+                            "aero mesh finer than the structure is not supported yet)",
+                            m->wing_name[i], nwp, m->nsection);
       }
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_aero_mode[i] != AWE_AERO_NONE && !s->has_aero)
@@ -615,6 +617,6 @@ awe_status awe_model_validate(const awe_model *m, const awe_spec *s, awe_diag *w
   AWE_TRY(check_wings(m, s, w, err));
   AWE_TRY(check_env(m, s, w, err));
   warn_unused_settings(m, s, w);
-  AWE_TRY(check_vsm(m, s, w, err));
+  AWE_TRY(check_vsm(m, s, err));
   return AWE_OK;
 }
