@@ -73,6 +73,13 @@ static void test_against_split(void) {
       dch = fmax(dch, fabs(dist3(b->ref_le + 3*r, b->ref_te + 3*r) - 1.0));
       d0 = fmax(d0, dist3(b0->ref_te + 3*r, s->ref_te + 3*r));
     }
+    // a symmetric wing stays mirror-symmetric about y = 0
+    double dsym = 0.0;
+    for (int r = 0; r <= n; r++) {
+      const double *a = b->ref_te + 3*r, *c = b->ref_te + 3*(n - r);
+      dsym = fmax(dsym, fmax(fabs(a[0] - c[0]), fmax(fabs(a[1] + c[1]), fabs(a[2] - c[2]))));
+    }
+    ENSURE_NEAR(dsym, 0.0, 1e-12);
     ENSURE_NEAR(dle, 0.0, 1e-15);
     ENSURE_NEAR(dch, 0.0, 1e-12);
     ENSURE_NEAR(d0, 0.0, 1e-15);
