@@ -834,9 +834,9 @@ points:
 tethers:
   headers: [name, start_point, end_point, n_segments, diameter_mm]
   data:
-    - [line, ground, kcu, 100000, 2.0]
+    - [line, ground, kcu, 50000, 2.0]
 EOF
-expect n_segments_max 0 'points:   100001 ' 'segments: 100000 '
+expect n_segments_max 0 'points:   50001 ' 'segments: 50000 '
 
 # running out of memory while reading a file is a problem of that file: exit 65, named (not under
 # ASan, which reserves far more address space than the limit)
