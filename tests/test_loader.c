@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "control/controller.h"
 #include "io/load.h"
+#include "io/spec_load.h"
 #include "model/model.h"
 #include "model/registry.h"
 #include "io/settings.h"
@@ -153,11 +154,83 @@ static void test_2plate_model(void) {
 }
 
 
+/* SAM 0.17's variables: a scalar substituted where written (also inside pos_cad), a mapping
+ * filling the two columns it names, the next positional entry taking the column after them. */
+static void test_sam_variables(void) {
+  awe_err err = {0};
+  awe_diag warn = {0};
+  awe_spec *s = awe_spec_load_model("tests/data/sam/system_variables.yaml", &warn, &err);
+  ENSURE(s != NULL);
+  if (!s) {
+    fprintf(stderr, "%s\n", err.msg);
+    return;
+  }
+  awe_model *m = awe_model_build_controlled(s, &warn, &err);
+  ENSURE(m != NULL);
+  if (!m) {
+    fprintf(stderr, "%s\n", err.msg);
+    awe_spec_free(s);
+    return;
+  }
+  int b = awe_model_find_segment(m, "le_tube_left"), d = awe_model_find_segment(m, "diag_1");
+  ENSURE(b >= 0 && d >= 0);
+  ENSURE_NEAR(m->segment_unit_k[b], 6000.0, 0);
+  ENSURE_NEAR(m->segment_unit_c[b], 12.0, 0);
+  ENSURE_NEAR(m->segment_compression_frac[b], 1.0, 0);
+  ENSURE_NEAR(m->segment_compression_frac[d], 0.01, 0);
+  int p = awe_model_find_point(m, "le_left");
+  ENSURE(p >= 0);
+  ENSURE_NEAR(m->point_extra_mass[p], 0.15, 0);
+  awe_model_free(m);
+  awe_spec_free(s);
+  awe_diag_free(&warn);
+}
+
+
+/* The errors of variables and the refused SAM blocks, each at file:line. */
+static void expect_struct_error(const char *txt, const char *msg) {
+  awe_err err = {0};
+  awe_spec *s = awe_spec_new();
+  awe_ydoc *d = awe_ydoc_load_string(txt, strlen(txt), "v.yaml", &err);
+  ENSURE(s && d);
+  if (!s || !d) return;
+  ENSURE(awe_spec_read_structure(s, awe_ydoc_root(d), "v.yaml", &err) == AWE_EINVAL);
+  ENSURE_CONTAINS(err.msg, msg);
+  awe_ydoc_free(d);
+  awe_spec_free(s);
+}
+
+static void test_sam_variables_errors(void) {
+  const char *pts = "points:\n  headers: [name, pos_cad, type, extra_mass]\n  data:\n";
+  char buf[1024];
+  snprintf(buf, sizeof(buf), "variables:\n  m: {extra_mass: 1.0, drag: 2}\n%s"
+           "    - [a, [0, 0, 0], STATIC, m]\n", pts);
+  expect_struct_error(buf, "v.yaml:6:30: points: row 1: variable 'm' fills column 'drag', which "
+                      "the headers do not name");
+  snprintf(buf, sizeof(buf), "variables:\n  m: {extra_mass: 1.0}\n%s"
+           "    - [a, [0, 0, 0], STATIC, 2.0, m]\n", pts);
+  expect_struct_error(buf, "points: row 1: column 'extra_mass' is given twice (once by variable "
+                      "'m')");
+  snprintf(buf, sizeof(buf), "variables:\n  a: 1.0\n%s    - [a, [0, 0, 0], STATIC]\n", pts);
+  expect_struct_error(buf, "v.yaml:6:8: points: 'a' is both a component name and a variable");
+  snprintf(buf, sizeof(buf), "variables:\n  m: {extra_mass: 1.0}\n%s"
+           "    - [a, [m, 0, 0], STATIC]\n", pts);
+  expect_struct_error(buf, "v.yaml:6:12: points: variable 'm' is a mapping of columns");
+  snprintf(buf, sizeof(buf), "%s    - [a, [0, 0, 0], STATIC]\nbodies: []\n", pts);
+  expect_struct_error(buf, "v.yaml:5:1: block 'bodies' (SymbolicAWEModels rigid bodies) is not "
+                      "supported");
+  snprintf(buf, sizeof(buf), "%s    - [a, [0, 0, 0], STATIC]\ntubes: []\n", pts);
+  expect_struct_error(buf, "block 'tubes' (SymbolicAWEModels elastic tubes (beam elements))");
+}
+
+
 int main(void) {
   RUN(test_yaml_positions);
   RUN(test_set_path);
   RUN(test_glob_and_names);
   RUN(test_settings_defaults);
   RUN(test_2plate_model);
+  RUN(test_sam_variables);
+  RUN(test_sam_variables_errors);
   return harness_report();
 }

@@ -414,6 +414,7 @@ struct awe_spec {
   struct awe_ydoc *docs[8];/* parsed files, kept alive: locations point into them */
   int ndocs;
   awe_spec_file *files;    /* every file read, newest first (awe_spec_note_file) */
+  const struct awe_ynode *vars; /* 'variables:' of the structure being read, else NULL */
 };
 
 /* Pool allocation for spec data (zeroed). Returns NULL when out of memory. */

@@ -12,6 +12,7 @@
 
 #include "io/spec_load.h"
 #include "io/spec_table.h"
+#include "io/spec_vars.h"
 
 
 
@@ -609,6 +610,8 @@ static awe_status read_transforms(awe_spec *s, const awe_ynode *blk, awe_err *er
 
 /* ---- the file ----------------------------------------------------------------------------- */
 
+static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err);
+
 awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const char *path,
                                    awe_err *err) {
   awe_struct_spec *ss = &s->structure;
@@ -621,9 +624,12 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
                       "structural geometry must be a mapping of blocks (points, segments, ...)");
   static const char *const blocks[] = {
       "materials", "elements", "segment_properties", "points", "segments", "pulleys", "groups",
-      "twist_surfaces", "stations", "tethers", "winches", "wings", "transforms"};
-  static const char *const unsupported[] = {"bodies", "elastic_joints", "timoshenko_joints",
-                                            "surfaces", "metadata", "variables"};
+      "twist_surfaces", "stations", "tethers", "winches", "wings", "transforms", "variables"};
+  static const char *const unsupported[] = {"bodies", "tubes", "elastic_joints",
+                                            "timoshenko_joints", "surfaces", "metadata"};
+  static const char *const unsupported_what[] = {
+      "rigid bodies", "elastic tubes (beam elements)", "elastic joints of rigid bodies",
+      "Timoshenko beam joints", "AeroPlate wings", "structure documents (awesIO)"};
   for (int i = 0; i < root->n; i++) {
     const char *k = root->keys[i]->str;
     int known = 0;
@@ -632,7 +638,7 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
       if (!strcmp(unsupported[j], k))
         return awe_err_at(err, AWE_EINVAL, &root->keys[i]->loc,
                           "block '%s' (SymbolicAWEModels %s) is not supported by awesim yet", k,
-                          !strcmp(k, "surfaces") ? "AeroPlate wings" : "structure documents");
+                          unsupported_what[j]);
     if (!known) {
       const char *best = awe_closest(k, blocks, AWE_ARRLEN(blocks));
       awe_warn(&s->warnings, &root->keys[i]->loc, "unknown block '%s' is ignored%s%s%s", k,
@@ -644,6 +650,17 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
   if (ngroups_blocks > 1)
     return awe_err_at(err, AWE_EINVAL, &root->loc,
                       "give only one of 'groups', 'twist_surfaces', 'stations' (same block)");
+  const awe_ynode *vars = awe_ymap_get(root, "variables");
+  AWE_TRY(awe_vars_check(vars, root, err));
+  s->vars = vars && vars->kind == AWE_Y_MAP ? vars : NULL;
+  awe_status st = read_blocks(s, root, err);
+  s->vars = NULL;  /* the aero geometry and other files have no variables */
+  return st;
+}
+
+
+static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
   static const char *const mats[] = {"materials", "elements", "segment_properties"};
   for (int j = 0; j < 3; j++)
     if (awe_ymap_get(root, mats[j])) AWE_TRY(read_materials(s, awe_ymap_get(root, mats[j]), mats[j], err));

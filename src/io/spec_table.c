@@ -1,5 +1,6 @@
 /* spec_table.c: table blocks, typed cells and references (see spec_table.h). */
 #include "io/spec_table.h"
+#include "io/spec_vars.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -80,7 +81,12 @@ awe_status awe_table_read(awe_spec *s, const awe_ynode *node, const char *block,
   for (int i = 0; i < data->n; i++) {
     const awe_ynode *r = data->items[i];
     if (row_skipped(r)) continue;
-    if (r->kind == AWE_Y_SEQ) {
+    if (awe_vars_used(s->vars, r)) {
+      if (r->kind == AWE_Y_SEQ && !t->hdr)
+        return awe_err_at(err, AWE_EINVAL, &r->loc,
+                          "%s: row %d is a list but the block has no 'headers'", block, i + 1);
+      AWE_TRY(awe_vars_expand_row(s, s->vars, t->hdr, r, block, i + 1, &r, err));
+    } else if (r->kind == AWE_Y_SEQ) {
       if (!t->hdr)
         return awe_err_at(err, AWE_EINVAL, &r->loc,
                           "%s: row %d is a list but the block has no 'headers'", block, i + 1);
