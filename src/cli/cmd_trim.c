@@ -193,8 +193,16 @@ int awe_cmd_trim(int argc, char **argv) {
     awe_err_set(&err, AWE_ENOMEM, "out of memory");
     goto fail;
   }
-  for (int j = 0; j < o.ntrim; j++)
+  for (int j = 0; j < o.ntrim; j++) {
     if ((tu[j] = find_scalar(&m->reg.input, o.trims[j], "--trim", &err)) < 0) goto fail_usage;
+    /* the same input twice makes the trim's Jacobian singular: it diverged */
+    for (int k = 0; k < j; k++)
+      if (tu[k] == tu[j]) {
+        awe_err_set(&err, AWE_EUSAGE, "--trim %s is given twice (as --trim %s): each input is "
+                    "trimmed once", o.trims[j], o.trims[k]);
+        goto fail_usage;
+      }
+  }
   for (int j = 0; j < o.nhold; j++) {
     char nm[512];
     const char *eq = strchr(o.holds[j], '=');

@@ -92,11 +92,13 @@ static awe_status read_gust(const awe_ynode *g, int i, awe_gust_spec *q, awe_err
   AWE_TRY(gnum(g, i, "start", -big, big, 0, "s", &q->start, err));
   if (isnan(q->start))
     return awe_err_at(err, AWE_EINVAL, &g->loc, "wind.gusts[%d]: 'start' [s] is required", i + 1);
-  AWE_TRY(gnum(g, i, "period", 0, big, 1, "s", &q->period, err));
+  /* lengths and times below these are no gust the integrator can resolve (a diameter of
+     1e-300 m failed as "step size underflow" in the run): refused here with the range */
+  AWE_TRY(gnum(g, i, "period", 0.01, big, 0, "s", &q->period, err));
   AWE_TRY(gnum(g, i, "height", 0, big, 1, "m", &q->height, err));
   AWE_TRY(gnum(g, i, "sigma1", 0, 1000, 0, "m/s", &q->sigma1, err));
-  AWE_TRY(gnum(g, i, "lambda1", 0, big, 1, "m", &q->lambda1, err));
-  AWE_TRY(gnum(g, i, "diameter", 0, big, 1, "m", &q->diameter, err));
+  AWE_TRY(gnum(g, i, "lambda1", 0.1, big, 0, "m", &q->lambda1, err));
+  AWE_TRY(gnum(g, i, "diameter", 0.1, big, 0, "m", &q->diameter, err));
   AWE_TRY(gnum(g, i, "v_e1", 0, 1000, 0, "m/s", &q->v_e1, err));
   AWE_TRY(gnum(g, i, "v_gust", -1000, 1000, 0, "m/s", &q->v_gust, err));
   AWE_TRY(gnum(g, i, "theta_e", -3600, 3600, 0, "deg", &q->theta_e, err));
