@@ -1,5 +1,5 @@
 #!/bin/sh
-# plot_guard.sh: tools/awesim-plot never writes its figure over what it plots (issue 35): an -o
+# plot_guard.sh: tools/awesim-plot (and awesim-replay) never write its figure over what it plots (issue 35): an -o
 # that is the log itself, or a symbolic link to it (it was replaced by the PNG), or a FIFO, is
 # refused with exit 74 and the log untouched; a title with '$' is text, not mathtext (it failed).
 . tests/lib/cli.sh
@@ -20,5 +20,9 @@ mkfifo "$tmp/fifo"
 check "-o a FIFO: refused at once" 74 tools/awesim-plot "$tmp/run.h5" -o "$tmp/fifo"
 check "a title with dollars" 0 tools/awesim-plot "$tmp/run.h5" -o "$tmp/t.png" --title 'cost $5, gain 50% $x'
 [ -s "$tmp/t.png" ] && ok || bad "no figure written"
+# the replay's -o: the same rules (it was already compared with the log by path)
+check "replay -o a FIFO: refused at once" 74 tools/awesim-replay "$tmp/run.h5" -o "$tmp/fifo"
+check "replay -o a link to the log: refused" 74 tools/awesim-replay "$tmp/run.h5" -o "$tmp/link.png"
+cmp -s "$tmp/run.h5" "$tmp/run.orig" && ok || bad "the log was changed by the replay"
 echo "plot_guard: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
