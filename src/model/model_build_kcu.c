@@ -131,6 +131,22 @@ awe_status awe_mb_kcu(awe_mb_builder *b, awe_err *err) {
     return awe_err_at(err, AWE_EINVAL, &st->loc[awe_settings_find("steerings")],
                       "settings.initial.steerings[1] = %g %% is out of range (-100 ... 100 %%)",
                       sv);
+  /* the run holds a tape that the steering shortens past 0 m at 0 m, but the structure cannot
+     start with a segment of no length: the initial steering has this model's own limit, said
+     as such (it failed as "rest length l0 = 0 m must be > 0" of a tape segment) */
+  double smax = m->kcu_st_range > 0.0 ? 100.0 * m->kcu_st_neutral / m->kcu_st_range : INFINITY;
+  if (m->kcu_seg[1] >= 0 && fabs(sv) >= smax) {
+    const awe_loc *sl = !isnan(k->steering) ? &k->steering_loc
+                                            : &st->loc[awe_settings_find("steerings")];
+    return awe_err_at(err, AWE_EINVAL, sl, "%s = %g %%: the %s steering tape would start at "
+                      "%g m; this model's tapes (%g m at 0 %%, %g m per 100 %%) allow an initial "
+                      "steering of less than +-%.4g %% (larger commands during the run are taken, the "
+                      "shorter tape held at 0 m)",
+                      !isnan(k->steering) ? "kcu.steering" : "settings.initial.steerings[1]", sv,
+                      sv > 0 ? "left" : "right",
+                      m->kcu_st_neutral - m->kcu_st_range * fabs(sv) / 100.0,
+                      m->kcu_st_neutral, m->kcu_st_range, smax);
+  }
   m->kcu_depower0 = dp;
   m->kcu_steering0 = sv;
   if (m->kcu_seg[1] >= 0 && m->kcu_st_neutral - m->kcu_st_range < 0.0)
