@@ -211,7 +211,7 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	$(say) CCLD $@
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(DEP_LIBS)
 
-.SECONDARY: $(FUZZ_OBJS)
+.SECONDARY: $(FUZZ_OBJS) $(TSAN_OBJS)
 
 # the input readers under libFuzzer, then the simulation itself: random valid --set overrides of
 # the shipped scenarios under ASan+UBSan (tools/semantic-fuzz; FUZZ_SEED=N repeats a sequence)
