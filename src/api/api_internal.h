@@ -49,6 +49,17 @@ struct awesim_sim {
     if (ast_) return ast_;         \
   } while (0)
 
+/* The body of a public entry point: a NULL handle is refused, and one call at a time runs on a
+ * handle (a second thread gets AWESIM_EBUSY at once; the message is left to the first). */
+#define API_CALL(s, call)                                                 \
+  do {                                                                    \
+    if (!(s)) return AWESIM_EUSAGE;                                       \
+    if (atomic_flag_test_and_set(&(s)->busy)) return AWESIM_EBUSY;        \
+    awesim_status r_ = (call);                                            \
+    atomic_flag_clear(&(s)->busy);                                        \
+    return r_;                                                            \
+  } while (0)
+
 /* set s->err and return its code (the message as printf) */
 awesim_status awe_api_fail(awesim_sim *s, awe_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -467,17 +467,7 @@ static awesim_status log_hdf5_close_(awesim_sim *s) {
 }
 
 
-/* ---- the public entry points: a NULL handle is refused, and one call at a time runs on a
- * handle (a second thread gets AWESIM_EBUSY at once; the message is left to the first) ---- */
-#define API_CALL(s, call)                                                 \
-  do {                                                                    \
-    if (!(s)) return AWESIM_EUSAGE;                                       \
-    if (atomic_flag_test_and_set(&(s)->busy)) return AWESIM_EBUSY;        \
-    awesim_status r_ = (call);                                            \
-    atomic_flag_clear(&(s)->busy);                                        \
-    return r_;                                                            \
-  } while (0)
-
+/* ---- the public entry points (API_CALL, api_internal.h) ---- */
 awesim_status awesim_read(awesim_sim *s, const int *idx, int n, double *out) {
   API_CALL(s, read_(s, idx, n, out));
 }

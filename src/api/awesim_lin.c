@@ -107,20 +107,11 @@ const char *awesim_lin_unit(const awesim_sim *s, char kind, int i) {
 }
 
 
-/* the public entry points: NULL refused, one call at a time (awesim_api.c) */
-#define LIN_CALL(s, call)                                                 \
-  do {                                                                    \
-    if (!(s)) return AWESIM_EUSAGE;                                       \
-    if (atomic_flag_test_and_set(&(s)->busy)) return AWESIM_EBUSY;        \
-    awesim_status r_ = (call);                                            \
-    atomic_flag_clear(&(s)->busy);                                        \
-    return r_;                                                            \
-  } while (0)
-
-awesim_status awesim_trim(awesim_sim *s, double residual[3]) { LIN_CALL(s, trim_(s, residual)); }
+/* the public entry points (API_CALL, api_internal.h) */
+awesim_status awesim_trim(awesim_sim *s, double residual[3]) { API_CALL(s, trim_(s, residual)); }
 awesim_status awesim_linearize(awesim_sim *s, int *nx, int *nu, int *ny) {
-  LIN_CALL(s, linearize_(s, nx, nu, ny));
+  API_CALL(s, linearize_(s, nx, nu, ny));
 }
 awesim_status awesim_lin_matrices(awesim_sim *s, double *A, double *B, double *C, double *D) {
-  LIN_CALL(s, lin_matrices_(s, A, B, C, D));
+  API_CALL(s, lin_matrices_(s, A, B, C, D));
 }
