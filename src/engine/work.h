@@ -46,6 +46,9 @@ typedef struct {
   unsigned long rejected;  /* rejected (retried) steps */
   unsigned long qs_solves, qs_iter; /* quasi-static Newton solves and iterations */
   unsigned long lu, lu_solves; /* trbdf2: factorisations and solves of its iteration matrix */
+  /* trbdf2: Newton iterations (one rhs and one solve each) of its TR and BDF2 stages, and
+   * stages that failed to converge (the step is retried with a fresh J, or h halved) */
+  unsigned long newton_tr, newton_bdf, newton_fail;
 } awe_stats;
 
 /* Flags of one right-hand-side call (awe_ctx.flags in rhs.h), kept in the workspace (flags

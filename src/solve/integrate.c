@@ -653,7 +653,10 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
     /* the stepper builds its sparse Jacobian itself, on the topology's pattern */
     awe_jac_pattern pat = {.n = n, .col_adr = it->col_row_adr, .col_num = it->col_row_num,
                            .rows = it->col_rows, .njac = &ctx->w->stats.jac,
-                           .nfact = &ctx->w->stats.lu, .nsolve = &ctx->w->stats.lu_solves};
+                           .nfact = &ctx->w->stats.lu, .nsolve = &ctx->w->stats.lu_solves,
+                           .nnewton_tr = &ctx->w->stats.newton_tr,
+                           .nnewton_bdf = &ctx->w->stats.newton_bdf,
+                           .nnewton_fail = &ctx->w->stats.newton_fail};
     if (awe_jac_an_count(it->an) > 0) {
       pat.analytic = awe_jac_an_mask(it->an);
       pat.jac = trbdf2_jac;
