@@ -198,6 +198,15 @@ int awe_aero_point_forces_on(const awe_work *w, int j);
 /* The VSM wing of wing j (NULL without aerodynamics), for tests and diagnostics. */
 struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j);
 
+/* Unsteady aerodynamics (unsteady.h), after awe_aero_alloc: the mean chords of the Wagner lag
+ * (w->wing_wag_chord, 1 m without a VSM wing) and the panels' apparent mass with its first
+ * distribution (at the VSM density; each refresh redistributes it at the density there). */
+void awe_aero_unsteady_init(const awe_model *m, awe_work *w);
+
+/* The apparent mass of wing j at density rho [kg]: rho SCALE sum_i pi c_i^2 w_i / 4 over its
+ * panels (0 without it). */
+double awe_aero_apparent_mass(const awe_work *w, int j, double rho);
+
 /* Section inputs of rigid wing j at the current workspace: theta per section (n_sections). */
 void awe_aero_section_twist(const awe_model *m, const awe_work *w, int j, double *theta);
 

@@ -182,6 +182,13 @@ typedef struct awe_work {
   awe_group_geom *gg;      /* [ngroup] */
   double *twist, *twist_free, *twist_vel, *twist_acc; /* [ngroup] [rad], [rad/s], [rad/s^2] */
   double *group_moment_aero, *group_moment_tether;    /* [ngroup] [N m] */
+  /* unsteady aerodynamics (unsteady.h) */
+  int *wing_wag_x;         /* [nw] offset of wings.NAME.wagner_x1 (x2 at +1), -1: no lag */
+  double *wing_wag_chord;  /* [nw] mean chord c of the lag's reduced time 2 V t / c [m] */
+  double *wing_wag_d;      /* [nw] deficiency d of the current call [rad] (0 without lag) */
+  double *wing_wag_dx;     /* [2 nw] dx_i/dt of the current call [rad/s] */
+  double *point_ma;        /* [np] apparent (added) mass of each point [kg]; NULL: none */
+  double *wing_ma;         /* [nw] its sum over the wing's points [kg] */
   struct awe_aero *aero;   /* aerodynamic coupling (aero_coupling.h), NULL without aero */
   unsigned flags;          /* AWE_CTX_* flags of the current rhs call */
 

@@ -1,0 +1,61 @@
+/* unsteady.c: the Wagner lift lag's states (equations and sources in unsteady.h). */
+#include "engine/unsteady.h"
+
+#include <math.h>
+
+
+static const double WAG_A[2] = {AWE_WAGNER_A1, AWE_WAGNER_A2};
+static const double WAG_B[2] = {AWE_WAGNER_B1, AWE_WAGNER_B2};
+
+
+void awe_wagner_rhs(double V, double c, double alpha, const double x[2], double dx[2],
+                    double *d) {
+  double rate = c > 0.0 ? 2.0 * V / c : 0.0, dd = 0.0;
+  for (int i = 0; i < 2; i++) {
+    double e = alpha - WAG_B[i] * x[i];
+    dx[i] = rate * e;
+    dd += WAG_A[i] * e;
+  }
+  *d = dd;
+}
+
+
+double awe_wagner_alpha(const awe_work *w, int j) {
+  const double *va = w->wing_va_b + 3 * j;
+  return atan2(va[2], va[0]);
+}
+
+
+void awe_unsteady_eval(const awe_model *m, awe_work *w, const double *y) {
+  for (int j = 0; j < m->nwing; j++) {
+    int o = w->wing_wag_x[j];
+    if (o < 0) continue;
+    double V = awe_v3_norm(w->wing_va_b + 3 * j);
+    awe_wagner_rhs(V, w->wing_wag_chord[j], awe_wagner_alpha(w, j), y + o, w->wing_wag_dx + 2 * j,
+                   &w->wing_wag_d[j]);
+  }
+}
+
+
+void awe_unsteady_assemble(const awe_model *m, const awe_work *w, double *dydt) {
+  for (int j = 0; j < m->nwing; j++) {
+    int o = w->wing_wag_x[j];
+    if (o < 0) continue;
+    dydt[o] = w->wing_wag_dx[2 * j];
+    dydt[o + 1] = w->wing_wag_dx[2 * j + 1];
+  }
+}
+
+
+void awe_wagner_settle(const awe_model *m, awe_work *w, double *y) {
+  for (int j = 0; j < m->nwing; j++) {
+    int o = w->wing_wag_x[j];
+    if (o < 0) continue;
+    double al = awe_wagner_alpha(w, j);
+    for (int i = 0; i < 2; i++) {
+      y[o + i] = al / WAG_B[i];
+      w->wing_wag_dx[2 * j + i] = 0.0;
+    }
+    w->wing_wag_d[j] = 0.0;
+  }
+}
