@@ -97,6 +97,13 @@
  *   v3-60s 113x -> 141x -> 165x). The
  *   right-hand side keeps the current point forces (awe_aero_point_forces_b) and their slope
  *   over va_b (awe_aero_point_force_slope) for the analytic Jacobian.
+ * Unsteady (unsteady.h, physics.md §17; opt-in per wing): with a Wagner lag every refresh
+ *   solves at the lag's deficiency d0 (the polars read at alpha_i - d0) and a linearized wing
+ *   also takes its loads' slope over d (rigid: Cd = dC/dd; particle: the point forces'), one
+ *   more solve at d0 + AWE_AERO_PARTICLE_H, kept with the other slopes while d stays within
+ *   run.vsm_jacobian_tol of where it was taken; between refreshes the loads add slope * (d - d0)
+ *   (limited to +-AWE_AERO_MAX_DELTA). A particle wing's apparent mass is shared over its points
+ *   with the weights of the panel forces at each refresh (w->point_ma).
  * Low wind: below AWE_AERO_MIN_WIND (= vsm_min_wind, 0.5 m/s) a linearized wing is solved at
  *   the same direction with that speed (q -> 0 then makes its loads vanish smoothly), direct and
  *   particle wings get zero loads (SymbolicAWEModels' AeroDirect). No NaN can reach the state.

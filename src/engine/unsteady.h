@@ -1,4 +1,4 @@
-/* unsteady.h: opt-in unsteady aerodynamics of a wing, after SymbolicAWEModels 0.17
+/* unsteady.h: opt-in unsteady aerodynamics of a wing (physics.md §17), after SymbolicAWEModels 0.17
  * (docs/src/unsteady_aero.md, "Unsteady aerodynamics"; UnsteadyAero of a VSMEngine). Keyed per
  * wing as unsteady: {apparent_mass: SCALE, wagner: BOOL} (awesim-scenario(5)); both off by
  * default, and then nothing below runs (results unchanged bit for bit).
