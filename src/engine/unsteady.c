@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "engine/wind.h"
+
 
 static const double WAG_A[2] = {AWE_WAGNER_A1, AWE_WAGNER_A2};
 static const double WAG_B[2] = {AWE_WAGNER_B1, AWE_WAGNER_B2};
@@ -20,9 +22,25 @@ void awe_wagner_rhs(double V, double c, double alpha, const double x[2], double 
 }
 
 
-double awe_wagner_alpha(const awe_work *w, int j) {
-  const double *va = w->wing_va_b + 3 * j;
-  return atan2(va[2], va[0]);
+void awe_wagner_inflow(const awe_model *m, const awe_work *w, int j, double *V, double *alpha) {
+  double s[3] = {0.0, 0.0, 0.0}, va[3];
+  int n = 0, adr = m->wing_point_adr[j];
+  for (int k = 0; k < m->wing_point_num[j]; k++) {
+    int p = m->wing_points[adr + k];
+    if (m->point_type[p] != AWE_PT_WING || m->point_wing[p] != j) continue;
+    double wind[3];
+    awe_wind_point(m, w, w->pos + 3 * p, wind);
+    for (int i = 0; i < 3; i++) s[i] += wind[i] - w->vel[3 * p + i];
+    n++;
+  }
+  if (n > 0) {
+    for (int i = 0; i < 3; i++) s[i] /= n;
+    awe_mat3_tvec(w->wing_R + 9 * j, s, va);
+  } else {
+    for (int i = 0; i < 3; i++) va[i] = w->wing_va_b[3 * j + i];
+  }
+  *V = awe_v3_norm(va);
+  *alpha = atan2(va[2], va[0]);
 }
 
 
@@ -30,9 +48,9 @@ void awe_unsteady_eval(const awe_model *m, awe_work *w, const double *y) {
   for (int j = 0; j < m->nwing; j++) {
     int o = w->wing_wag_x[j];
     if (o < 0) continue;
-    double V = awe_v3_norm(w->wing_va_b + 3 * j);
-    awe_wagner_rhs(V, w->wing_wag_chord[j], awe_wagner_alpha(w, j), y + o, w->wing_wag_dx + 2 * j,
-                   &w->wing_wag_d[j]);
+    double V, al;
+    awe_wagner_inflow(m, w, j, &V, &al);
+    awe_wagner_rhs(V, w->wing_wag_chord[j], al, y + o, w->wing_wag_dx + 2 * j, &w->wing_wag_d[j]);
   }
 }
 
@@ -51,7 +69,8 @@ void awe_wagner_settle(const awe_model *m, awe_work *w, double *y) {
   for (int j = 0; j < m->nwing; j++) {
     int o = w->wing_wag_x[j];
     if (o < 0) continue;
-    double al = awe_wagner_alpha(w, j);
+    double V, al;
+    awe_wagner_inflow(m, w, j, &V, &al);
     for (int i = 0; i < 2; i++) {
       y[o + i] = al / WAG_B[i];
       w->wing_wag_dx[2 * j + i] = 0.0;

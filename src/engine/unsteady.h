@@ -4,10 +4,11 @@
  * default, and then nothing below runs (results unchanged bit for bit).
  *
  * Wagner lift lag (two states per wing, wings.NAME.wagner_x1, wagner_x2 [rad]). With the
- * reduced time s = int 2 V/c dt (V = |va_b| the apparent wind at the wing origin, c the mean
- * chord of the VSM mesh, sum c_i w_i / sum w_i) and the wing's reference angle of attack
- * alpha = atan2(va_b,z, va_b,x) (body axes; a constant offset such as the chord's pitch in body
- * axes cancels from d):
+ * reduced time s = int 2 V/c dt (c the mean chord of the VSM mesh, sum c_i w_i / sum w_i) and
+ * the wing's reference angle of attack alpha = atan2(va_z, va_x), V = |va|, of its mean
+ * apparent wind va in body axes (at equal weight over its WING points, as SymbolicAWEModels'
+ * WagnerLag gathers va_in over the wing's nodes; a constant offset of alpha such as the
+ * chord's pitch in body axes cancels from d):
  *   dx_i/dt = (2 V/c) (alpha - b_i x_i),   d = sum_i A_i (alpha - b_i x_i),
  *   A = (0.165, 0.335), b = (0.0455, 0.3)   (R. T. Jones' fit of Wagner's function)
  * and every panel's polar is read at alpha_i - d (cl, cd and cm; the force directions keep the
@@ -45,8 +46,10 @@
 void awe_wagner_rhs(double V, double c, double alpha, const double x[2], double dx[2],
                     double *d);
 
-/* The reference angle of attack of wing j at the workspace's apparent wind va_b. */
-double awe_wagner_alpha(const awe_work *w, int j);
+/* The lag's inflow of wing j at the workspace's kinematics: the apparent wind averaged at equal
+ * weight over the wing's WING points (wind there less their velocity), in body axes, its speed
+ * *V and angle *alpha = atan2(va_z, va_x). */
+void awe_wagner_inflow(const awe_model *m, const awe_work *w, int j, double *V, double *alpha);
 
 /* Right-hand side stage (after the apparent wind, before the loads): w->wing_wag_d and
  * wing_wag_dx of every wing with a lag, from y. */

@@ -290,8 +290,8 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_
     p->dep[(size_t)r * (size_t)nb + (size_t)r] = 1;
   }
   /* Wagner lag rows (engine/unsteady.h): its own states and the wing's apparent wind (a rigid
-   * wing's block; a particle wing's origin and reference points); the wing's loads depend on
-   * the lag (the rigid wing's block; a particle wing's WING points) */
+   * wing's block; a particle wing's origin, reference and WING points); the wing's loads depend
+   * on the lag (the rigid wing's block; a particle wing's WING points) */
   for (int j = 0; j < m->nwing; j++) {
     if (w->wing_wag_x[j] < 0) continue;
     int r = p->blk_of_x[w->wing_wag_x[j]];
@@ -315,7 +315,9 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_
     for (int i = 0; i < m->npoint; i++) {
       if (m->point_wing[i] != j || m->point_type[i] != AWE_PT_WING) continue;
       int b = point_block(m, w, p, i);
-      if (b >= 0) p->dep[(size_t)b * (size_t)nb + (size_t)r] = 1;
+      if (b < 0) continue;
+      p->dep[(size_t)b * (size_t)nb + (size_t)r] = 1;
+      row[b] = 1; /* the lag's inflow: the mean apparent wind over the WING points */
     }
   }
   /* pulley rows */
