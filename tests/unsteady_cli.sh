@@ -44,7 +44,9 @@ if awk -v a="$f_on" -v b="$f_off" 'BEGIN { d = (a - b) / b; exit !(d > 0.01 || d
 check h5 0 "$AWESIM" simulate -q -o "$tmp/u.h5" "$U" --set run.duration=0.5
 if command -v h5dump >/dev/null 2>&1; then
   h5dump -H "$tmp/u.h5" >"$tmp/h5.txt" 2>&1
-  grep_in h5-deficiency "$tmp/h5.txt" 'wagner_deficiency'
+  grep_in h5-deficiency "$tmp/h5.txt" 'DATASET "wagner_deficiency"'
+  grep_in h5-states "$tmp/h5.txt" 'DATASET "wagner_x1"'
+  grep_in h5-states "$tmp/h5.txt" 'DATASET "wagner_x2"'
 fi
 
 # ---- off: byte for byte the particle kite's run ----

@@ -50,6 +50,8 @@ void awe_unsteady_eval(const awe_model *m, awe_work *w, const double *y) {
     if (o < 0) continue;
     double V, al;
     awe_wagner_inflow(m, w, j, &V, &al);
+    w->wing_wag_xs[2 * j] = y[o];
+    w->wing_wag_xs[2 * j + 1] = y[o + 1];
     awe_wagner_rhs(V, w->wing_wag_chord[j], al, y + o, w->wing_wag_dx + 2 * j, &w->wing_wag_d[j]);
   }
 }
@@ -72,7 +74,7 @@ void awe_wagner_settle(const awe_model *m, awe_work *w, double *y) {
     double V, al;
     awe_wagner_inflow(m, w, j, &V, &al);
     for (int i = 0; i < 2; i++) {
-      y[o + i] = al / WAG_B[i];
+      y[o + i] = w->wing_wag_xs[2 * j + i] = al / WAG_B[i];
       w->wing_wag_dx[2 * j + i] = 0.0;
     }
     w->wing_wag_d[j] = 0.0;

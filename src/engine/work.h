@@ -187,6 +187,7 @@ typedef struct awe_work {
   double *wing_wag_chord;  /* [nw] mean chord c of the lag's reduced time 2 V t / c [m] */
   double *wing_wag_d;      /* [nw] deficiency d of the current call [rad] (0 without lag) */
   double *wing_wag_dx;     /* [2 nw] dx_i/dt of the current call [rad/s] */
+  double *wing_wag_xs;     /* [2 nw] the lag's states x_1, x_2 of the current call [rad] */
   double *point_ma;        /* [np] apparent (added) mass of each point [kg]; NULL: none */
   double *wing_ma;         /* [nw] its sum over the wing's points [kg] */
   struct awe_aero *aero;   /* aerodynamic coupling (aero_coupling.h), NULL without aero */

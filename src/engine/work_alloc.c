@@ -237,11 +237,12 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->wing_wag_chord = dbls(p, nw);
   w->wing_wag_d = dbls(p, nw);
   w->wing_wag_dx = dbls(p, 2 * nw);
+  w->wing_wag_xs = dbls(p, 2 * nw);
   w->wing_ma = dbls(p, nw);
   int any_ma = 0;
   for (int j = 0; j < nw; j++) any_ma |= m->wing_apparent_mass[j] > 0.0;
   w->point_ma = any_ma ? dbls(p, np) : NULL;
-  if (!w->wing_wag_chord || !w->wing_wag_d || !w->wing_wag_dx || !w->wing_ma ||
+  if (!w->wing_wag_chord || !w->wing_wag_d || !w->wing_wag_dx || !w->wing_wag_xs || !w->wing_ma ||
       (any_ma && !w->point_ma))
     goto oom;
   if (!w->wg || !w->gg || !w->point_pos_b || !w->point_slave || !w->point_group ||

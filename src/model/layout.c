@@ -36,8 +36,8 @@
  * distance, power; groups.NAME.twist [rad].
  *
  * Unsteady aerodynamics (engine/unsteady.h): a wing with unsteady.wagner has the states
- * wings.NAME.wagner_x1, wings.NAME.wagner_x2 [rad] (after the kcu's, one block per wing) and
- * the output wings.NAME.wagner_deficiency [rad].
+ * wings.NAME.wagner_x1, wings.NAME.wagner_x2 [rad] (after the kcu's, one block per wing),
+ * logged as outputs of the same names with wings.NAME.wagner_deficiency [rad].
  *
  * Kite control unit (kcu.h; scenario kcu:): states kcu.depower_actual, kcu.steering_actual
  * [%] (the motors' positions), inputs kcu.depower, kcu.steering [%] (the commands), outputs
@@ -225,6 +225,10 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_wagner[i])
       ADD(y, "wings", m->wing_name[i], i, "wagner_deficiency", "rad", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwing; i++)
+    if (m->wing_wagner[i]) ADD(y, "wings", m->wing_name[i], i, "wagner_x1", "rad", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwing; i++)
+    if (m->wing_wagner[i]) ADD(y, "wings", m->wing_name[i], i, "wagner_x2", "rad", 1, 0, AWE_VF_LOG);
   for (int g = 0; g < m->ngroup; g++)
     ADD(y, "groups", m->group_name[g], g, "twist", "rad", 1, 0, AWE_VF_LOG | AWE_VF_ANGLE);
   if (m->has_kcu) {
