@@ -5,7 +5,8 @@
  *                after a step of alpha from rest: alpha - d = alpha phi(s) with Jones' closed
  *                form phi(s) = 1 - 0.165 e^(-0.0455 s) - 0.335 e^(-0.3 s), s = 2 V t/c, at
  *                s = 0, 1, 2, 5, 10, 20, 50, 100, 300 to 1e-6 (measured ~1e-13); also at a second
- *                speed and chord (the reduced time is what counts)
+ *                speed and chord (the reduced time is what counts), and with other gains and
+ *                rates (wagner_gains [0.2, 0.3], wagner_rates halved: 1 - sum A_i e^(-b_i s))
  *   harmonic     alpha = a0 sin(omega t), reduced frequency k = omega c/(2 V) = 0.05, 0.1, 0.2,
  *                0.5: the periodic response of alpha - d (after the transient, e^(-0.0455 s) <
  *                1e-15; projected on sin and cos over whole periods) is H(k) a0 with H Jones'
@@ -64,7 +65,10 @@ typedef struct {
   double V, c;      /* speed [m/s], chord [m] */
   double a0, om;    /* alpha = a0 (step: om = 0) or a0 sin(om t) */
   int harmonic;
+  double A[2], b[2];/* gains and rates */
 } lag_par;
+
+#define JONES {AWE_WAGNER_A1, AWE_WAGNER_A2}, {AWE_WAGNER_B1, AWE_WAGNER_B2}
 
 
 static double lag_alpha(const lag_par *p, double t) {
@@ -75,15 +79,20 @@ static double lag_alpha(const lag_par *p, double t) {
 static int lag_f(double t, const double y[], double f[], void *params) {
   const lag_par *p = params;
   double d;
-  awe_wagner_rhs(p->V, p->c, lag_alpha(p, t), y, f, &d);
+  awe_wagner_rhs(p->V, p->c, lag_alpha(p, t), p->A, p->b, y, f, &d);
   return GSL_SUCCESS;
 }
 
 
 static double lag_d(const lag_par *p, double t, const double y[2]) {
   double dx[2], d;
-  awe_wagner_rhs(p->V, p->c, lag_alpha(p, t), y, dx, &d);
+  awe_wagner_rhs(p->V, p->c, lag_alpha(p, t), p->A, p->b, y, dx, &d);
   return d;
+}
+
+
+static double phi(const lag_par *p, double s) {
+  return 1.0 - p->A[0] * exp(-p->b[0] * s) - p->A[1] * exp(-p->b[1] * s);
 }
 
 
@@ -92,8 +101,14 @@ static double phi_jones(double s) {
 }
 
 
-static void indicial_at(double V, double c) {
-  lag_par p = {V, c, 0.1, 0.0, 0};
+static void indicial_at(double V, double c, int own) {
+  lag_par p = {V, c, 0.1, 0.0, 0, JONES};
+  if (own) { /* SymbolicAWEModels' example: twice as slow, and other gains */
+    p.A[0] = 0.2;
+    p.A[1] = 0.3;
+    p.b[0] = 0.0455 * 0.5;
+    p.b[1] = 0.3 * 0.5;
+  }
   gsl_odeiv2_system sys = {lag_f, NULL, 2, &p};
   gsl_odeiv2_driver *dr = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-6,
                                                          1e-13, 1e-13);
@@ -103,7 +118,7 @@ static void indicial_at(double V, double c) {
     double tk = s_at[k] * c / (2.0 * V);
     if (tk > t) ENSURE(gsl_odeiv2_driver_apply(dr, &t, tk, y) == GSL_SUCCESS);
     double ae = p.a0 - lag_d(&p, t, y);
-    ENSURE_NEAR(ae / p.a0, phi_jones(s_at[k]), 1e-6);
+    ENSURE_NEAR(ae / p.a0, own ? phi(&p, s_at[k]) : phi_jones(s_at[k]), 1e-6);
   }
   ENSURE_NEAR(phi_jones(0.0), 0.5, 1e-15); /* half the steady lift at once */
   gsl_odeiv2_driver_free(dr);
@@ -111,8 +126,9 @@ static void indicial_at(double V, double c) {
 
 
 static void test_indicial(void) {
-  indicial_at(20.0, 1.0);
-  indicial_at(7.5, 2.7);
+  indicial_at(20.0, 1.0, 0);
+  indicial_at(7.5, 2.7, 0);
+  indicial_at(20.0, 1.0, 1);
 }
 
 
@@ -138,7 +154,7 @@ static void test_harmonic(void) {
   const double ks[] = {0.05, 0.1, 0.2, 0.5};
   for (size_t q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
     double k = ks[q];
-    lag_par p = {20.0, 1.0, 0.05, 0.0, 1};
+    lag_par p = {20.0, 1.0, 0.05, 0.0, 1, JONES};
     double rate = 2.0 * p.V / p.c; /* ds/dt */
     p.om = k * rate;
     gsl_odeiv2_system sys = {lag_f, NULL, 2, &p};

@@ -17,7 +17,7 @@ U=tests/data/2plate_unsteady/scenario.yaml
 R=scenarios/2plate_refine.yaml
 
 check check 0 "$AWESIM" check "$U"
-grep_in check "$tmp/out" '^unsteady: main_wing: Wagner lag \(Jones: A 0\.165, 0\.335; b 0\.0455, 0\.3; mean chord 1\.04403 m\), apparent mass 2\.46816 kg \(scale 1 x rho pi c\^2 w/4 over the panels, rho 1\.28935 kg/m\^3'
+grep_in check "$tmp/out" '^unsteady: main_wing: Wagner lag \(gains A 0\.165, 0\.335; rates b 0\.0455, 0\.3; mean chord 1\.04403 m\), apparent mass 2\.46816 kg \(scale 1 x rho pi c\^2 w/4 over the panels, rho 1\.28935 kg/m\^3'
 grep_in check-states "$tmp/out" 'state: +92 variables \(36 registered states\)'
 check check-default 0 "$AWESIM" check "$R"
 grep_not check-default "$tmp/out" '^unsteady:'
@@ -66,6 +66,16 @@ check typo 65 "$AWESIM" check "$U" --set wings.main_wing.unsteady.wagnr=true
 grep_in typo "$tmp/err" "unknown key 'wagnr' \(did you mean 'wagner'\?\)"
 check not-a-map 65 "$AWESIM" check "$U" --set wings.main_wing.unsteady=1
 grep_in not-a-map "$tmp/err" 'unsteady: expected a mapping \{apparent_mass: SCALE, wagner: true\|false\}'
+# SymbolicAWEModels' tunable lag constants
+check own-constants 0 "$AWESIM" check "$U" --set 'wings.main_wing.unsteady.wagner_gains=[0.2, 0.3]' \
+  --set 'wings.main_wing.unsteady.wagner_rates=[0.02275, 0.15]'
+grep_in own-constants "$tmp/out" 'Wagner lag \(gains A 0\.2, 0\.3; rates b 0\.02275, 0\.15;'
+check gains-zero 0 "$AWESIM" check "$U" --set 'wings.main_wing.unsteady.wagner_gains=[0, 0]'
+grep_in gains-zero "$tmp/out" 'Wagner lag \(gains A 0, 0; rates b 0\.0455, 0\.3;'
+check gains-sum 65 "$AWESIM" check "$U" --set 'wings.main_wing.unsteady.wagner_gains=[0.7, 0.5]'
+grep_in gains-sum "$tmp/err" 'wagner_gains = \[0\.7, 0\.5\] is out of range \(gains A_i >= 0 with A_1 \+ A_2 <= 1\)'
+check rates-zero 65 "$AWESIM" check "$U" --set 'wings.main_wing.unsteady.wagner_rates=[0, 0.3]'
+grep_in rates-zero "$tmp/err" 'wagner_rates = \[0, 0\.3\] is out of range'
 # rigid wing with the lag: flies, d logged
 check rigid-wagner 0 "$AWESIM" simulate --no-hdf5 scenarios/2plate_parked.yaml --set run.duration=2 \
   --set wings.main_wing.unsteady.wagner=true --csv='time,wings.main_wing.wagner_deficiency'

@@ -40,8 +40,9 @@ static void unsteady_line(const awe_model *m, int w) {
   double rho = awe_density(&m->env, z);
   printf("unsteady: %s:", m->wing_name[w]);
   if (m->wing_wagner[w])
-    printf(" Wagner lag (Jones: A %g, %g; b %g, %g; mean chord %.6g m)", AWE_WAGNER_A1,
-           AWE_WAGNER_A2, AWE_WAGNER_B1, AWE_WAGNER_B2, wk->wing_wag_chord[w]);
+    printf(" Wagner lag (gains A %g, %g; rates b %g, %g; mean chord %.6g m)",
+           m->wing_wagner_gains[2 * w], m->wing_wagner_gains[2 * w + 1],
+           m->wing_wagner_rates[2 * w], m->wing_wagner_rates[2 * w + 1], wk->wing_wag_chord[w]);
   if (m->wing_apparent_mass[w] > 0.0)
     printf("%s apparent mass %.6g kg (scale %g x rho pi c^2 w/4 over the panels, rho %.6g "
            "kg/m^3 at z %.6g m)", m->wing_wagner[w] ? "," : "",

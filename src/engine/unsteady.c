@@ -6,17 +6,13 @@
 #include "engine/wind.h"
 
 
-static const double WAG_A[2] = {AWE_WAGNER_A1, AWE_WAGNER_A2};
-static const double WAG_B[2] = {AWE_WAGNER_B1, AWE_WAGNER_B2};
-
-
-void awe_wagner_rhs(double V, double c, double alpha, const double x[2], double dx[2],
-                    double *d) {
+void awe_wagner_rhs(double V, double c, double alpha, const double A[2], const double b[2],
+                    const double x[2], double dx[2], double *d) {
   double rate = c > 0.0 ? 2.0 * V / c : 0.0, dd = 0.0;
   for (int i = 0; i < 2; i++) {
-    double e = alpha - WAG_B[i] * x[i];
+    double e = alpha - b[i] * x[i];
     dx[i] = rate * e;
-    dd += WAG_A[i] * e;
+    dd += A[i] * e;
   }
   *d = dd;
 }
@@ -52,7 +48,8 @@ void awe_unsteady_eval(const awe_model *m, awe_work *w, const double *y) {
     awe_wagner_inflow(m, w, j, &V, &al);
     w->wing_wag_xs[2 * j] = y[o];
     w->wing_wag_xs[2 * j + 1] = y[o + 1];
-    awe_wagner_rhs(V, w->wing_wag_chord[j], al, y + o, w->wing_wag_dx + 2 * j, &w->wing_wag_d[j]);
+    awe_wagner_rhs(V, w->wing_wag_chord[j], al, m->wing_wagner_gains + 2 * j,
+                   m->wing_wagner_rates + 2 * j, y + o, w->wing_wag_dx + 2 * j, &w->wing_wag_d[j]);
   }
 }
 
@@ -74,7 +71,7 @@ void awe_wagner_settle(const awe_model *m, awe_work *w, double *y) {
     double V, al;
     awe_wagner_inflow(m, w, j, &V, &al);
     for (int i = 0; i < 2; i++) {
-      y[o + i] = w->wing_wag_xs[2 * j + i] = al / WAG_B[i];
+      y[o + i] = w->wing_wag_xs[2 * j + i] = al / m->wing_wagner_rates[2 * j + i];
       w->wing_wag_dx[2 * j + i] = 0.0;
     }
     w->wing_wag_d[j] = 0.0;

@@ -11,6 +11,8 @@
  * chord's pitch in body axes cancels from d):
  *   dx_i/dt = (2 V/c) (alpha - b_i x_i),   d = sum_i A_i (alpha - b_i x_i),
  *   A = (0.165, 0.335), b = (0.0455, 0.3)   (R. T. Jones' fit of Wagner's function)
+ * (SymbolicAWEModels' tunable wagner_gains A and wagner_rates b: the keys of unsteady:, with
+ * these defaults; A_i >= 0, A_1 + A_2 <= 1, b_i > 0)
  * and every panel's polar is read at alpha_i - d (cl, cd and cm; the force directions keep the
  * geometric alpha_i): awe_vsm_wing_set_alpha_shift. After a step in alpha from rest (x = 0)
  * alpha - b_i x_i = alpha e^(-b_i s), so alpha - d = alpha phi(s) with Wagner's indicial
@@ -42,9 +44,9 @@
 #define AWE_WAGNER_B2 0.3
 
 /* The lag's right-hand side: dx = dx/dt [2] and the deficiency *d at apparent speed V [m/s],
- * mean chord c [m], reference angle alpha [rad] and states x [2]. */
-void awe_wagner_rhs(double V, double c, double alpha, const double x[2], double dx[2],
-                    double *d);
+ * mean chord c [m], reference angle alpha [rad], gains A [2], rates b [2] and states x [2]. */
+void awe_wagner_rhs(double V, double c, double alpha, const double A[2], const double b[2],
+                    const double x[2], double dx[2], double *d);
 
 /* The lag's inflow of wing j at the workspace's kinematics: the apparent wind averaged at equal
  * weight over the wing's WING points (wind there less their velocity), in body axes, its speed

@@ -476,7 +476,7 @@ awe_status awe_spec_parse_unsteady(const awe_ynode *n, const char *what, awe_win
   if (n->kind != AWE_Y_MAP)
     return awe_err_at(err, AWE_EINVAL, &n->loc,
                       "%s: expected a mapping {apparent_mass: SCALE, wagner: true|false}", what);
-  static const char *const k[] = {"apparent_mass", "wagner"};
+  static const char *const k[] = {"apparent_mass", "wagner", "wagner_gains", "wagner_rates"};
   AWE_TRY(awe_ymap_check_keys(n, what, k, AWE_ARRLEN(k), err));
   char w[300];
   const awe_ynode *am = awe_ymap_get(n, "apparent_mass");
@@ -494,6 +494,24 @@ awe_status awe_spec_parse_unsteady(const awe_ynode *n, const char *what, awe_win
   if (!awe_ynode_is_nothing(wg)) {
     snprintf(w, sizeof(w), "%s.wagner", what);
     AWE_TRY(awe_ynode_bool(wg, w, &x->wagner, err));
+  }
+  /* SymbolicAWEModels' tunable lag constants: gains A_i >= 0 with A_1 + A_2 <= 1 (phi(0) =
+   * 1 - A_1 - A_2 >= 0), rates b_i > 0 per semi-chord */
+  static const char *const vk[2] = {"wagner_gains", "wagner_rates"};
+  for (int q = 0; q < 2; q++) {
+    const awe_ynode *v = awe_ymap_get(n, vk[q]);
+    if (awe_ynode_is_nothing(v)) continue;
+    snprintf(w, sizeof(w), "%s.%s", what, vk[q]);
+    double a[2];
+    AWE_TRY(awe_ynode_vec(v, w, 2, a, err));
+    int okv = q == 0 ? a[0] >= 0.0 && a[1] >= 0.0 && a[0] + a[1] <= 1.0
+                     : a[0] > 0.0 && a[1] > 0.0 && a[0] <= 100.0 && a[1] <= 100.0;
+    if (!okv)
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "%s = [%g, %g] is out of range (%s)", w, a[0],
+                        a[1], q == 0 ? "gains A_i >= 0 with A_1 + A_2 <= 1"
+                                     : "rates b_i per semi-chord in (0, 100]");
+    memcpy(q == 0 ? x->wagner_gains : x->wagner_rates, a, sizeof(a));
+    x->wagner_own[q] = 1;
   }
   x->unsteady_loc = n->loc;
   return AWE_OK;

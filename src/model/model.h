@@ -183,6 +183,7 @@ typedef struct awe_model {
   /* unsteady aerodynamics (engine/unsteady.h; SymbolicAWEModels 0.17 UnsteadyAero) */
   double *wing_apparent_mass; /* scale of the thin-plate added mass, 0: off */
   unsigned char *wing_wagner; /* Wagner lift lag on (states wings.NAME.wagner_x1, _x2) */
+  double *wing_wagner_gains, *wing_wagner_rates; /* [2 nw] its A_i and b_i (Jones' defaults) */
   int *wing_transform;        /* transform index or -1 */
   double *wing_mass;          /* sum of its points' masses [kg] */
   int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */
