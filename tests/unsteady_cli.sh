@@ -7,6 +7,8 @@
 #     c^2 w/4 summed over the panels (span 2 sqrt(1.25) m) at the density of the wing's height;
 #   - it simulates 10 s: exit 0, every logged value finite, the lag's states and its deficiency
 #     logged (|d| < 0.1 rad), and the flight differs from the same kite without them;
+#   - trim converges (the lag's states settle with the kite, d = 0) and linearize has them as
+#     states of the linear model (a mode led by wagner_x1);
 #   - off (apparent_mass 0, wagner false, via --set on the scenario's wings:) the run is
 #     scenarios/2plate_refine.yaml's, byte for byte;
 #   - bad values: apparent mass on a rigid wing, a negative scale, an unknown key: exit 65
@@ -48,6 +50,14 @@ if command -v h5dump >/dev/null 2>&1; then
   grep_in h5-states "$tmp/h5.txt" 'DATASET "wagner_x1"'
   grep_in h5-states "$tmp/h5.txt" 'DATASET "wagner_x2"'
 fi
+
+# ---- trim and linearize: the lag's states settle with the kite (d = 0), and are states of
+# the linear model ----
+check trim 0 "$AWESIM" trim "$U"
+grep_in trim "$tmp/out" 'trim: relative residual [0-9.]+e-(09|1[0-9])'
+check linearize 0 "$AWESIM" linearize "$U" -o "$tmp/lin.h5"
+grep_in linearize "$tmp/out" 'linear model: 92 states'
+grep_in linearize-modes "$tmp/out" 'wings\.main_wing\.wagner_x1 [0-9]+%'
 
 # ---- off: byte for byte the particle kite's run ----
 check off 0 "$AWESIM" simulate -q --no-hdf5 "$U" --set run.duration=2 \

@@ -44,10 +44,14 @@ void awe_unsteady_eval(const awe_model *m, awe_work *w, const double *y) {
   for (int j = 0; j < m->nwing; j++) {
     int o = w->wing_wag_x[j];
     if (o < 0) continue;
-    double V, al;
-    awe_wagner_inflow(m, w, j, &V, &al);
     w->wing_wag_xs[2 * j] = y[o];
     w->wing_wag_xs[2 * j + 1] = y[o + 1];
+    if (w->flags & AWE_CTX_NO_LAG) { /* the steady-state march: no lag in steady flow */
+      w->wing_wag_d[j] = w->wing_wag_dx[2 * j] = w->wing_wag_dx[2 * j + 1] = 0.0;
+      continue;
+    }
+    double V, al;
+    awe_wagner_inflow(m, w, j, &V, &al);
     awe_wagner_rhs(V, w->wing_wag_chord[j], al, m->wing_wagner_gains + 2 * j,
                    m->wing_wagner_rates + 2 * j, y + o, w->wing_wag_dx + 2 * j, &w->wing_wag_d[j]);
   }

@@ -19,7 +19,8 @@
  * function phi(s) = 1 - A_1 e^(-b_1 s) - A_2 e^(-b_2 s) (phi(0) = 0.5); for alpha = a e^(i k s)
  * the lag is Jones' approximation of Theodorsen's C(k), 1 - sum_i A_i i k/(i k + b_i). In
  * steady flow x_i = alpha/b_i and d = 0: a trimmed wing is untouched (awe_wagner_settle puts
- * the states there at the start of a run and after the steady state).
+ * the states there at the start of a run and after the steady state; during the steady-state
+ * march, AWE_CTX_NO_LAG, d = 0 and the states hold, so it settles to the lag-free equilibrium).
  * The coupling (aero_coupling.h) solves the VSM at the deficiency d0 of the refresh and, for
  * linearized wings, its slope over d (one more solve); between refreshes the loads follow
  * d - d0 linearly. Frozen (AeroDirect) wings see d only at the refreshes.

@@ -53,8 +53,10 @@ typedef struct {
 enum {
   AWE_CTX_BRAKE_ALL = 1u << 0,  /* every winch braked (steady-state march) */
   AWE_CTX_FIX_WING = 1u << 1,   /* rigid wings and their twist held (all derivatives 0) */
-  AWE_CTX_FIX_SPHERE = 1u << 2  /* rigid wings move only radially and do not turn about the
+  AWE_CTX_FIX_SPHERE = 1u << 2, /* rigid wings move only radially and do not turn about the
                                    radial axis (steady-state march, find_steady_state!) */
+  AWE_CTX_NO_LAG = 1u << 3      /* Wagner lags inactive: d = 0, states frozen (the steady-state
+                                   march: steady flow has no lag; unsteady.h) */
 };
 
 struct awe_qs;
