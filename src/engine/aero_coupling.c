@@ -1103,8 +1103,10 @@ int awe_aero_point_force_slope(const awe_work *w, int j, int i, double G[9]) {
   if (!x->vsm || x->rigid || !x->valid || x->mode != AWE_AERO_LINEARIZED || !(x->y0[0] > 0.0))
     return 0;
   const double *f0 = a->point_f_b + 3 * i, *da = a->point_da + 3 * i, *db = a->point_db + 3 * i;
+  const double *dd = a->point_dd + 3 * i;
   for (int r = 0; r < 3; r++) {
     double g = f0[r] + da[r] * x->dal + db[r] * x->dbe;
+    if (x->wagner) g += dd[r] * x->ddd;
     for (int c = 0; c < 3; c++)
       G[3 * r + c] = g * x->dsq[c] + x->sq * (da[r] * x->ddal[c] + db[r] * x->ddbe[c]);
   }
@@ -1112,7 +1114,7 @@ int awe_aero_point_force_slope(const awe_work *w, int j, int i, double G[9]) {
 }
 
 
-void awe_aero_unsteady_init(const awe_model *m, awe_work *w) {
+int awe_aero_unsteady_init(const awe_model *m, awe_work *w) {
   for (int j = 0; j < m->nwing; j++) {
     aero_wing *x = w->aero ? &w->aero->wing[j] : NULL;
     w->wing_wag_chord[j] = 1.0;
@@ -1130,7 +1132,7 @@ void awe_aero_unsteady_init(const awe_model *m, awe_work *w) {
     double scale = m->wing_apparent_mass[j];
     if (!(scale > 0.0) || x->rigid || !w->point_ma || x->pan_ma) continue;
     x->pan_ma = malloc(sizeof(double) * (size_t)(x->npan > 0 ? x->npan : 1));
-    if (!x->pan_ma) continue; /* out of memory: no apparent mass (awe_aero_apparent_mass: 0) */
+    if (!x->pan_ma) return -1;
     x->ma_coef = 0.0;
     for (int i = 0; i < x->npan; i++) {
       double c = i < g.n_panels ? g.chord[i] : 0.0, wd = i < g.n_panels ? g.width[i] : 0.0;
@@ -1139,6 +1141,7 @@ void awe_aero_unsteady_init(const awe_model *m, awe_work *w) {
     }
     apparent_mass_points(m, w, j, x, x->rho_vsm);
   }
+  return 0;
 }
 
 

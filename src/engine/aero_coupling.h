@@ -207,8 +207,10 @@ struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j);
 
 /* Unsteady aerodynamics (unsteady.h), after awe_aero_alloc: the mean chords of the Wagner lag
  * (w->wing_wag_chord, 1 m without a VSM wing) and the panels' apparent mass with its first
- * distribution (at the VSM density; each refresh redistributes it at the density there). */
-void awe_aero_unsteady_init(const awe_model *m, awe_work *w);
+ * distribution (at the VSM density; each refresh redistributes it at the density there).
+ * Returns 0, or -1 out of memory. G of awe_aero_point_force_slope holds the lag's term in the
+ * force it scales (the lag's own dependence goes to finite differences, jacobian.h). */
+int awe_aero_unsteady_init(const awe_model *m, awe_work *w);
 
 /* The apparent mass of wing j at density rho [kg]: rho SCALE sum_i pi c_i^2 w_i / 4 over its
  * panels (0 without it). */

@@ -305,7 +305,7 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
     awe_work_free(w);
     return NULL;
   }
-  awe_aero_unsteady_init(m, w);
+  if (awe_aero_unsteady_init(m, w)) goto oom;
   return w;
 
 oom:
