@@ -36,8 +36,9 @@
  * distance, power; groups.NAME.twist [rad].
  *
  * Unsteady aerodynamics (engine/unsteady.h): a wing with unsteady.wagner has the states
- * wings.NAME.wagner_x1, wings.NAME.wagner_x2 [rad] (after the kcu's, one block per wing),
- * logged as outputs of the same names with wings.NAME.wagner_deficiency [rad].
+ * wings.NAME.wagner_x1, wings.NAME.wagner_x2 [rad] (after the kcu's; in the Jacobian's pattern
+ * they join a rigid wing's block when they follow it directly, integrate.c), logged as outputs
+ * of the same names with wings.NAME.wagner_deficiency [rad].
  *
  * Kite control unit (kcu.h; scenario kcu:): states kcu.depower_actual, kcu.steering_actual
  * [%] (the motors' positions), inputs kcu.depower, kcu.steering [%] (the commands), outputs
