@@ -289,6 +289,37 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_
     int r = p->blk_of_x[w->kcu_x[j]];
     p->dep[(size_t)r * (size_t)nb + (size_t)r] = 1;
   }
+  /* Wagner lag rows (engine/unsteady.h): its own states and the wing's apparent wind (a rigid
+   * wing's block; a particle wing's origin, reference and WING points); the wing's loads depend
+   * on the lag (the rigid wing's block; a particle wing's WING points) */
+  for (int j = 0; j < m->nwing; j++) {
+    if (w->wing_wag_x[j] < 0) continue;
+    int r = p->blk_of_x[w->wing_wag_x[j]];
+    unsigned char *row = p->dep + (size_t)r * (size_t)nb;
+    row[r] = 1;
+    if (w->wing_x[j] >= 0) {
+      int b = p->blk_of_x[w->wing_x[j]];
+      row[b] = 1;
+      p->dep[(size_t)b * (size_t)nb + (size_t)r] = 1;
+      continue;
+    }
+    for (int k = 0; k < m->wing_origin_num[j]; k++) {
+      int b = point_block(m, w, p, m->wing_origin_pts[m->wing_origin_adr[j] + k]);
+      if (b >= 0) row[b] = 1;
+    }
+    for (int set = 0; set < 4; set++)
+      for (int k = 0; k < m->wing_ref_num[4 * j + set]; k++) {
+        int b = point_block(m, w, p, m->wing_ref_pts[m->wing_ref_adr[4 * j + set] + k]);
+        if (b >= 0) row[b] = 1;
+      }
+    for (int i = 0; i < m->npoint; i++) {
+      if (m->point_wing[i] != j || m->point_type[i] != AWE_PT_WING) continue;
+      int b = point_block(m, w, p, i);
+      if (b < 0) continue;
+      p->dep[(size_t)b * (size_t)nb + (size_t)r] = 1;
+      row[b] = 1; /* the lag's inflow: the mean apparent wind over the WING points */
+    }
+  }
   /* pulley rows */
   for (int pu = 0; pu < m->npulley; pu++) {
     if (w->pulley_x[pu] < 0) continue;
