@@ -66,7 +66,8 @@ WARN    := -Wall -Wextra -Werror -Wpedantic -Wshadow -Wvla -Wmissing-prototypes 
 CSTD    := -std=c11 -D_XOPEN_SOURCE=700
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) $(DEP_CFLAGS) -DAWE_VERSION='"$(VERSION)"' -Isrc
-SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# float-cast-overflow: GCC leaves it out of "undefined" (clang, the fuzzers' compiler, has it)
+SAN     := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # libFuzzer harnesses (`make fuzz`, rules at the end); built only where clang is found
 FUZZ_CC      ?= clang

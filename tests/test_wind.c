@@ -297,6 +297,12 @@ static void test_box_lookup(void) {
   ENSURE(awe_wind_box_at(&b, 3.0, 6.01, 15.0, o2) == -1);
   ENSURE(awe_wind_box_at(&b, 3.0, 0.0, 9.99, o2) == -1);
   ENSURE(awe_wind_box_at(&b, NAN, 0.0, 12.0, o2) == -1);
+  /* periodic far away: a whole number of periods (16 m) beyond any integer's range lands on
+   * the same value (was a conversion to long long out of its range, UBSan, found by
+   * fuzz_h5_inputs); 2^80 m is a multiple of 16 m */
+  ENSURE(awe_wind_box_at(&b, 3.0 + ldexp(1.0, 80), 1.5, 15.0, o2) == 0);
+  ENSURE(isfinite(o2[1]) && o2[1] >= 0.0 && o2[1] <= 0.125 * 6.0);
+  ENSURE(awe_wind_box_at(&b, -1e200, 1.5, 15.0, o2) == 0 && isfinite(o2[0]));
 }
 
 

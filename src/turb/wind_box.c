@@ -32,9 +32,12 @@ static int cell(const awe_wind_box *b, int a, double s, int *i, int *i1, double 
   if (a == 0 && b->periodic_x) {
     double fl = floor(s);
     *f = s - fl;
-    long long k = (long long)fl % n;
-    if (k < 0) k += n;
+    /* fmod is exact and defined for any finite s (a conversion to an integer type is not
+     * beyond its range: a far-away point in a box of fine spacing, found by fuzzing) */
+    double k = fmod(fl, (double)n);
+    if (k < 0.0) k += n;
     *i = (int)k;
+    if (*i >= n) *i = 0; /* k + n rounded up to n for a tiny negative k */
     *i1 = *i + 1 == n ? 0 : *i + 1;
     return 0;
   }
