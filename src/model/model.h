@@ -129,6 +129,7 @@ typedef struct awe_model {
   double *segment_unit_k;     /* E*A [N] */
   double *segment_unit_c;     /* damping * length [N s] */
   double *segment_compression_frac; /* stiffness factor when slack [-] */
+  double *segment_compression_damping_frac; /* damping factor when slack [-] (SAM 0.14) */
   double *segment_density;    /* [kg/m^3] */
   int *segment_tether;        /* tether index or -1 */
   int *segment_pulley;        /* pulley index or -1 */
@@ -163,6 +164,9 @@ typedef struct awe_model {
   awe_dyn_type *pulley_type;
   double *pulley_sum_len;     /* l0_1 + l0_2 [m] */
   double *pulley_len0;        /* initial rest length of leg 1 [m] */
+  double *pulley_efficiency;  /* fraction of the line tension passed on [-] (pulley.h) */
+  double *pulley_friction_eps;/* speed smoothing the friction's sign [m/s] */
+  double *pulley_damping;     /* [N s/m] */
 
   /* groups (twist surfaces) */
   int *group_point_adr, *group_point_num, *group_points;
@@ -180,6 +184,8 @@ typedef struct awe_model {
   int *wing_ref_adr, *wing_ref_num, *wing_ref_pts;    /* 4 weighted sets: z1, z2, y1, y2 */
   double *wing_ref_w;                                  /* (set k of wing i at adr[4i+k]) */
   double *wing_y_damping, *wing_angular_damping, *wing_aero_scale_chord, *wing_aero_z_offset;
+  double *wing_ang_damp;      /* [3 nw] rate damping per principal axis [1/s]: the structure's
+                               * angular_damping vector (SAM 0.15), else [a, a + y, a] */
   int *wing_transform;        /* transform index or -1 */
   double *wing_mass;          /* sum of its points' masses [kg] */
   int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */

@@ -283,6 +283,10 @@ static awe_status check_wings(const awe_model *m, const awe_spec *s, awe_diag *w
       return awe_err_at(err, AWE_EINVAL, loc, "wing '%s': origin_idx is required", nm);
     /* body-rate dampings: negative ones are legal (like a segment's unit_damping) but feed
      * energy into the wing's rotation, which then grows as exp(|c| t) */
+    for (int k = 0; k < 3; k++)
+      if (!isfinite(m->wing_ang_damp[3 * i + k]))
+        return awe_err_at(err, AWE_EINVAL, loc, "wing '%s': angular_damping[%d] = %g is not "
+                          "finite", nm, k + 1, m->wing_ang_damp[3 * i + k]);
     const double dmp[2] = {m->wing_angular_damping[i], m->wing_y_damping[i]};
     static const char *const dkey[2] = {"angular_damping", "y_damping"};
     for (int k = 0; k < 2; k++) {
