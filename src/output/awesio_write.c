@@ -199,7 +199,8 @@ static void tethers(FILE *f, const awe_model *m) {
 static void winches(FILE *f, const awe_model *m) {
   if (m->nwinch == 0) return;
   fputs("\nwinches:\n  headers: [name, tethers, winch_point, gear_ratio, drum_radius, "
-        "inertia_total, f_coulomb, c_vf, init_vel, brake, speed_controlled, "
+        "inertia_total, coulomb_friction, viscous_coefficient, init_vel, brake, "
+        "speed_controlled, "
         "friction_epsilon]\n"
         "  units: [\"-\", \"-\", \"-\", \"-\", m, kg*m^2, N, N*s/m, m/s, \"-\", \"-\", "
         "rad/s]\n  data:\n", f);
