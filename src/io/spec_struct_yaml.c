@@ -24,8 +24,8 @@ static awe_status row_name(awe_spec *s, const awe_row *r, const char **out, awe_
     const awe_ynode *c = awe_row_get(r, old[k]);
     if (c)
       awe_spec_deprecated(s, &c->loc, old[k],
-                          "column '%s' is an old spelling (SymbolicAWEModels < 0.8); the current "
-                          "spelling is 'name'", old[k]);
+                          "column '%s' is an old spelling (older SymbolicAWEModels files); the "
+                          "current spelling is 'name'", old[k]);
   }
   *out = awe_row_name(s, r, err, &st);
   if (st) return st;
@@ -33,17 +33,26 @@ static awe_status row_name(awe_spec *s, const awe_row *r, const char **out, awe_
 }
 
 
-/* The cell of column col when given, else of its old spelling old (warned once). */
+/* "SymbolicAWEModels < since" or, with since NULL, "older SymbolicAWEModels files" */
+static const char *vers(char *buf, size_t n, const char *since) {
+  if (since) snprintf(buf, n, "SymbolicAWEModels < %s", since);
+  else snprintf(buf, n, "older SymbolicAWEModels files");
+  return buf;
+}
+
+
+/* The cell of column col when given, else of its old spelling old (warned once); since: the
+ * SymbolicAWEModels version that renamed it, NULL when not known. */
 static const char *col_or_old(awe_spec *s, const awe_row *r, const char *col, const char *old,
                               const char *block, const char *since) {
   if (awe_row_get(r, col) || !awe_row_get(r, old)) return col;
-  char key[96];
+  char key[96], v[64];
   snprintf(key, sizeof(key), "%s.%s", block, old);
   const char *k = awe_spec_strdup(s, key);
   if (k)
     awe_spec_deprecated(s, &awe_row_get(r, old)->loc, k,
-               "%s: column '%s' is an old spelling (SymbolicAWEModels < %s); the current "
-               "spelling is '%s'", block, old, since, col);
+                        "%s: column '%s' is an old spelling (%s); the current spelling is '%s'",
+                        block, old, vers(v, sizeof(v), since), col);
   return old;
 }
 
@@ -70,10 +79,11 @@ static awe_status parse_enum(awe_spec *s, const awe_ynode *n, const char *what, 
     for (int i = 0; i < nnames; i++) {
       if (!strcmp(n->str, names[i].name)) {
         *out = names[i].value;
+        char v[64];
         if (names[i].current && s)
           awe_spec_deprecated(s, &n->loc, names[i].name,
-                              "%s: '%s' is an old spelling (SymbolicAWEModels < %s); the current "
-                              "spelling is '%s'", what, names[i].name, names[i].since,
+                              "%s: '%s' is an old spelling (%s); the current spelling is '%s'",
+                              what, names[i].name, vers(v, sizeof(v), names[i].since),
                               names[i].current);
         return AWE_OK;
       }
@@ -180,8 +190,8 @@ static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *wha
     static const char *const newc[2] = {"unit_stiffness", "unit_damping"};
     if (!awe_row_get(r, newc[k]) && awe_row_get(r, oldc[k]))
       awe_spec_deprecated(s, &awe_row_get(r, oldc[k])->loc, oldc[k],
-                 "%s: column '%s' is an old spelling (SymbolicAWEModels < 0.11); the current "
-                 "spelling is '%s'", what, oldc[k], newc[k]);
+                 "%s: column '%s' is an old spelling (older SymbolicAWEModels files); the "
+                 "current spelling is '%s'", what, oldc[k], newc[k]);
   }
   double dummy;
   AWE_TRY(prop_cell(s, r, c_m, 1, what, &dummy, p, err));
@@ -255,7 +265,7 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &p->wing, err));
     snprintf(w, sizeof(w), "%s: transform_idx", what);
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &p->transform, err));
-    const char *mcol = col_or_old(s, r, "extra_mass", "mass", "points", "0.8");
+    const char *mcol = col_or_old(s, r, "extra_mass", "mass", "points", NULL);
     AWE_TRY(awe_row_opt_double(r, mcol, what, 0.0, &p->extra_mass, err));
     AWE_TRY(awe_row_opt_vec3(r, "body_frame_damping", what, zero, 1, p->bfd, err));
     AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
@@ -375,7 +385,7 @@ static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bna
     snprintf(what, sizeof(what), "group '%s'", g->name);
     g->loc = r->node->loc;
     static const char *const pcols[] = {"point_idxs", "point_ids", "points"};
-    if (!awe_row_get(r, "points")) col_or_old(s, r, "point_idxs", "point_ids", bname, "0.11");
+    if (!awe_row_get(r, "points")) col_or_old(s, r, "point_idxs", "point_ids", bname, NULL);
     const awe_ynode *pl = awe_row_get_any(r, pcols, 3);
     snprintf(w, sizeof(w), "%s: point_idxs", what);
     AWE_TRY(awe_parse_ref_list(s, pl, w, &g->points, &g->npoint, err));
@@ -386,7 +396,7 @@ static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bna
     snprintf(w, sizeof(w), "%s: type", what);
     AWE_TRY(parse_enum(s, awe_row_get(r, "type"), w, dyn_types, 4, AWE_DYN_DYNAMIC, 0, &ty, err));
     g->type = (awe_dyn_type)ty;
-    const char *mf = col_or_old(s, r, "moment_frac", "reference_chord_frac", bname, "0.11");
+    const char *mf = col_or_old(s, r, "moment_frac", "reference_chord_frac", bname, NULL);
     AWE_TRY(awe_row_opt_double(r, mf, what, 0.25, &g->moment_frac, err));
     AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &g->damping, err));
   }
@@ -426,7 +436,7 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, "end_point"), w, &x->end, err));
     if (!AWE_REF_GIVEN(x->end)) {
       /* legacy: the winch (ground) point of an explicit tether */
-      col_or_old(s, r, "end_point", "winch_point_idx", "tethers", "0.11");
+      col_or_old(s, r, "end_point", "winch_point_idx", "tethers", NULL);
       snprintf(w, sizeof(w), "%s: winch_point_idx", what);
       AWE_TRY(awe_parse_ref(s, awe_row_get(r, "winch_point_idx"), w, &x->end, err));
     }
@@ -442,7 +452,7 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     AWE_TRY(awe_row_opt_double(r, "init_stretched_length", what, NAN, &x->init_stretched_length,
                            err));
     if (isnan(x->init_stretched_length) && awe_row_get(r, "init_len")) {
-      col_or_old(s, r, "init_stretched_length", "init_len", "tethers", "0.11");
+      col_or_old(s, r, "init_stretched_length", "init_len", "tethers", NULL);
       AWE_TRY(awe_row_opt_double(r, "init_len", what, NAN, &x->init_stretched_length, err));
     }
     AWE_TRY(awe_row_opt_double(r, "init_tether_force", what, NAN, &x->init_tether_force, err));
@@ -518,9 +528,9 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
 
 static const enum_name wing_types[] = {
     {"RIGID_DYNAMICS", AWE_WING_RIGID, NULL, NULL},
-    {"QUATERNION", AWE_WING_RIGID, "RIGID_DYNAMICS", "0.12"},
+    {"QUATERNION", AWE_WING_RIGID, "RIGID_DYNAMICS", NULL},
     {"PARTICLE_DYNAMICS", AWE_WING_PARTICLE, NULL, NULL},
-    {"REFINE", AWE_WING_PARTICLE, "PARTICLE_DYNAMICS", "0.12"}};
+    {"REFINE", AWE_WING_PARTICLE, "PARTICLE_DYNAMICS", NULL}};
 
 /* aero_mode spellings are case- and underscore-insensitive: normalise before matching */
 awe_status awe_spec_parse_aero_mode(const awe_ynode *n, const char *what, awe_aero_mode *out,
@@ -581,8 +591,8 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       tn = awe_row_get(r, "type");
       if (!awe_ynode_is_nothing(tn))
         awe_spec_deprecated(s, &tn->loc, "wings.type",
-                            "%s: column 'type' is an old spelling (SymbolicAWEModels < 0.12); "
-                            "the current spelling is 'dynamics_type'", what);
+                            "%s: column 'type' is an old spelling (older SymbolicAWEModels "
+                            "files); the current spelling is 'dynamics_type'", what);
     }
     if (awe_ynode_is_nothing(tn))
       return awe_err_at(err, AWE_EINVAL, &r->node->loc,
@@ -600,13 +610,13 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       if (awe_row_get(r, gcols[k]))
         awe_spec_deprecated(s, &awe_row_get(r, gcols[k])->loc, k == 1 ? "wings.twist_surfaces"
                                                                         : "wings.groups",
-                            "%s: column '%s' is an old spelling (SymbolicAWEModels < %s); the "
-                            "current spelling is 'stations'", what, gcols[k],
-                            k == 1 ? "0.17" : "0.11");
+                            "%s: column '%s' is an old spelling (%s); the current spelling is "
+                            "'stations'", what, gcols[k],
+                            k == 1 ? "SymbolicAWEModels < 0.17" : "older SymbolicAWEModels files");
     snprintf(w, sizeof(w), "%s: stations", what);
     AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, gcols, 3), w, &x->groups, &x->ngroup, err));
     static const char *const pcols[] = {"point_idxs", "point_ids"};
-    col_or_old(s, r, "point_idxs", "point_ids", "wings", "0.11");
+    col_or_old(s, r, "point_idxs", "point_ids", "wings", NULL);
     snprintf(w, sizeof(w), "%s: point_idxs", what);
     AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, pcols, 2), w, &x->points, &x->npoint, err));
     snprintf(w, sizeof(w), "%s: transform_idx", what);
@@ -807,9 +817,9 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
     if (strcmp(gname, "stations") && !strcmp(root->keys[i]->str, gname) &&
         awe_ymap_get(root, gname)->kind != AWE_Y_NULL)
       awe_spec_deprecated(s, &root->keys[i]->loc, gname,
-                          "block '%s' is an old spelling (SymbolicAWEModels < %s); the current "
-                          "spelling is 'stations'", gname,
-                          !strcmp(gname, "groups") ? "0.11" : "0.17");
+                          "block '%s' is an old spelling (%s); the current spelling is 'stations'",
+                          gname, !strcmp(gname, "groups") ? "older SymbolicAWEModels files"
+                                                          : "SymbolicAWEModels < 0.17");
   AWE_TRY(read_groups(s, awe_ymap_get(root, gname), gname, err));
   AWE_TRY(read_tethers(s, awe_ymap_get(root, "tethers"), err));
   AWE_TRY(read_winches(s, awe_ymap_get(root, "winches"), err));
