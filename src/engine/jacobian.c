@@ -224,7 +224,7 @@ static int wv_col(const awe_model *m, const awe_work *w, int s) {
   int t = m->segment_tether[s];
   if (t < 0 || w->tether_x[t] < 0) return -1;
   int wi = m->tether_winch[t];
-  return wi >= 0 ? w->winch_x[wi] : -1;
+  return wi >= 0 && !m->winch_endpoint_damping[wi] ? w->winch_x[wi] : -1;
 }
 
 

@@ -26,7 +26,8 @@ int awe_segment_reeling(const awe_model *m, const awe_work *w, int s) {
   int t = m->segment_tether[s];
   if (t < 0 || w->tether_x[t] < 0) return 0;
   int wi = m->tether_winch[t];
-  return wi >= 0 && !(w->flags & AWE_CTX_BRAKE_ALL) && !awe_winch_braked(w, wi);
+  return wi >= 0 && !m->winch_endpoint_damping[wi] && !(w->flags & AWE_CTX_BRAKE_ALL) &&
+         !awe_winch_braked(w, wi);
 }
 
 

@@ -18,7 +18,8 @@
  * over the pulley is damped by the line, which turns the otherwise almost undamped rope-mass
  * mode, a 1 g rope on a 40 kN line ringing at ~800 Hz with zeta ~0.01, into an overdamped
  * one), winch speed / n on a segment of a winched tether with a length state (0 while the
- * winch is braked), so a tether reeling at constant strain carries no damper force. 0 on
+ * winch is braked), so a tether reeling at constant extension carries no damper force; a winch
+ * with endpoint_damping (an awesim extension for models calibrated before) keeps 0 there. 0 on
  * every other segment: a KCU tape's l0 follows its motor and an input segments.NAME.l0 is a
  * change without a rate, both in the endpoint form.
  * Rest length l0: tether segment tether_len/n, pulley leg pulley_len resp. sum_len - pulley_len,

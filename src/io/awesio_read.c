@@ -276,9 +276,9 @@ static awe_status read_winches(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(num(t, i, "friction_epsilon", 6.0, &x->friction_epsilon, err));
     AWE_TRY(num(t, i, "coulomb_friction", NAN, &x->coulomb_friction, err));
     AWE_TRY(num(t, i, "viscous_coefficient", NAN, &x->viscous_coefficient, err));
-    static const char *const flags[2] = {"brake", "speed_controlled"};
-    for (int k = 0; k < 2; k++) {
-      int *v = k ? &x->speed_controlled : &x->brake;
+    static const char *const flags[3] = {"brake", "speed_controlled", "endpoint_damping"};
+    for (int k = 0; k < 3; k++) {
+      int *v = k == 2 ? &x->endpoint_damping : k ? &x->speed_controlled : &x->brake;
       *v = 0;
       c = cell(t, i, flags[k]);
       if (c && !awe_ynode_is_nothing(c)) AWE_TRY(awe_ynode_bool(c, flags[k], v, err));

@@ -136,6 +136,10 @@ typedef struct {
   /* SymbolicAWEModels 0.14 columns (older: f_coulomb, c_vf); NAN: settings winch.f_coulomb,
    * winch.c_vf */
   double coulomb_friction, viscous_coefficient; /* [N], [N s/m] */
+  /* awesim extension: the damper of the winch's tether segments reads the endpoints alone (the
+   * form before SymbolicAWEModels 0.14, which charges reeling c v/n), for models calibrated
+   * with it */
+  int endpoint_damping;
   awe_loc loc;
 } awe_winch_spec;
 

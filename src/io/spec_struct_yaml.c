@@ -486,7 +486,8 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
   static const char *const cols[] = {"name", "idx", "id", "tether_idxs", "tethers",
                                      "winch_point", "init_vel", "brake", "speed_controlled",
                                      "friction_epsilon", "model", "coulomb_friction",
-                                     "viscous_coefficient", "f_coulomb", "c_vf"};
+                                     "viscous_coefficient", "f_coulomb", "c_vf",
+                                     "endpoint_damping"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "winches", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -512,6 +513,7 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     AWE_TRY(awe_row_opt_double(r, "init_vel", what, 0.0, &x->init_vel, err));
     AWE_TRY(awe_row_opt_bool(r, "brake", what, 0, &x->brake, err));
     AWE_TRY(awe_row_opt_bool(r, "speed_controlled", what, 0, &x->speed_controlled, err));
+    AWE_TRY(awe_row_opt_bool(r, "endpoint_damping", what, 0, &x->endpoint_damping, err));
     AWE_TRY(awe_row_opt_double(r, "friction_epsilon", what, 6.0, &x->friction_epsilon, err));
     /* SymbolicAWEModels 0.14 renamed Winch.f_coulomb and c_vf (the settings keys keep their
      * names: KiteUtils owns them) */

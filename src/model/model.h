@@ -155,6 +155,7 @@ typedef struct awe_model {
   double *winch_init_vel;     /* [m/s] */
   int *winch_brake0;          /* braked at start */
   int *winch_speed_controlled;
+  int *winch_endpoint_damping; /* its tethers' dampers read the endpoints alone (segment.h) */
   int *winch_async;           /* 1: AsyncMachine (speed set-point), 0: TorqueControlledMachine */
   awe_async_machine *winch_machine; /* asynchronous machine constants (winch_machine.h) */
   double *winch_eta;          /* drive efficiency (settings winch.efficiency) [-] */

@@ -384,6 +384,7 @@ awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->winch_init_vel, nw);
   AWE_MB_ALLOC(m->winch_brake0, nw);
   AWE_MB_ALLOC(m->winch_speed_controlled, nw);
+  AWE_MB_ALLOC(m->winch_endpoint_damping, nw);
   AWE_MB_ALLOC(m->winch_async, nw);
   AWE_MB_ALLOC(m->winch_machine, nw);
   AWE_MB_ALLOC(m->winch_eta, nw);
@@ -445,6 +446,7 @@ awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
     m->winch_init_vel[w] = ws->init_vel;
     m->winch_brake0[w] = ws->brake;
     m->winch_speed_controlled[w] = ws->speed_controlled;
+    m->winch_endpoint_damping[w] = ws->endpoint_damping;
     /* a speed-controlled winch follows its input exactly: no machine */
     m->winch_async[w] = async && !ws->speed_controlled;
     m->winch_machine[w] = am;

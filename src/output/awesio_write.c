@@ -200,10 +200,9 @@ static void winches(FILE *f, const awe_model *m) {
   if (m->nwinch == 0) return;
   fputs("\nwinches:\n  headers: [name, tethers, winch_point, gear_ratio, drum_radius, "
         "inertia_total, coulomb_friction, viscous_coefficient, init_vel, brake, "
-        "speed_controlled, "
-        "friction_epsilon]\n"
+        "speed_controlled, friction_epsilon, endpoint_damping]\n"
         "  units: [\"-\", \"-\", \"-\", \"-\", m, kg*m^2, N, N*s/m, m/s, \"-\", \"-\", "
-        "rad/s]\n  data:\n", f);
+        "rad/s, \"-\"]\n  data:\n", f);
   for (int w = 0; w < m->nwinch; w++) {
     fputs("    - [", f);
     qname(f, m->winch_name, w);
@@ -227,7 +226,7 @@ static void winches(FILE *f, const awe_model *m) {
     fprintf(f, ", %s, %s, ", m->winch_brake0[w] ? "true" : "false",
             m->winch_speed_controlled[w] ? "true" : "false");
     num(f, m->winch_friction_eps[w]);
-    fputs("]\n", f);
+    fprintf(f, ", %s]\n", m->winch_endpoint_damping[w] ? "true" : "false");
   }
 }
 
