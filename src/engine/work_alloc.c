@@ -238,7 +238,8 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
       !w->group_moment_aero || !w->group_moment_tether)
     goto oom;
   if (!w->segment_lambda || !w->pulley_mass || !w->pos || !w->vel || !w->acc || !w->mass ||
-      !w->spring || !w->force || !w->seg_l0 || !w->seg_l0_rate || !w->seg_len || !w->seg_force || !w->seg_dir ||
+      !w->spring || !w->force || !w->seg_l0 || !w->seg_l0_rate || !w->seg_len || !w->seg_force ||
+      !w->seg_dir ||
       !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
       !w->winch_force || !w->winch_torque || !w->winch_acc || !w->winch_energy ||
       !w->winch_power_log || !w->winch_energy_el || !w->winch_power_el_log || !w->pulley_len ||

@@ -1,9 +1,14 @@
 /* spec_struct_yaml.c: structural geometry YAML (SymbolicAWEModels formats) -> awe_struct_spec.
  *
- * Accepts every name variant seen across SymbolicAWEModels versions:
- * groups / twist_surfaces / stations; type / dynamics_type; REFINE = PARTICLE_DYNAMICS,
- * QUATERNION = RIGID_DYNAMICS; WING and BODY_STATIC points; FIXED = STATIC; legacy columns
- * idx/id, mass, axial_stiffness, axial_damping, point_ids, reference_chord_frac, init_len.
+ * The columns of SymbolicAWEModels 0.17 (0.14: youngs_modulus, damping_per_stiffness,
+ * compression_damping_frac, pulley efficiency, winch coulomb_friction / viscous_coefficient;
+ * 0.15: the wing's angular_damping vector; 0.17: stations). Old spellings still load, each
+ * warned about once (awe_spec_deprecated) with its current spelling: the blocks materials /
+ * elements / segment_properties, groups and twist_surfaces (stations); a wing's type
+ * (dynamics_type), y_damping, REFINE (PARTICLE_DYNAMICS), QUATERNION (RIGID_DYNAMICS); the
+ * columns idx/id, mass, axial_stiffness, axial_damping, point_ids, reference_chord_frac,
+ * init_len, init_unstretched_length, winch_point_idx, f_coulomb, c_vf; integer indices.
+ * Accepted silently: WING and BODY_STATIC points, FIXED = STATIC.
  * Names are resolved later (model_build.c), so forward references are fine.
  */
 #include <math.h>
@@ -67,8 +72,9 @@ typedef struct {
 static awe_status enum_unknown(const awe_ynode *n, const char *what, const enum_name *names,
                                int nnames, awe_err *err);
 
-static awe_status parse_enum(awe_spec *s, const awe_ynode *n, const char *what, const enum_name *names,
-                             int nnames, int def, int required, int *out, awe_err *err) {
+static awe_status parse_enum(awe_spec *s, const awe_ynode *n, const char *what,
+                             const enum_name *names, int nnames, int def, int required, int *out,
+                             awe_err *err) {
   if (awe_ynode_is_nothing(n)) {
     if (required)
       return awe_err_at(err, AWE_EINVAL, n ? &n->loc : NULL, "%s: a value is required", what);
@@ -222,9 +228,9 @@ static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *wha
 /* ---- points ------------------------------------------------------------------------------- */
 
 static const enum_name point_types[] = {
-    {"STATIC", AWE_PT_STATIC, NULL, NULL},           {"FIXED", AWE_PT_STATIC, NULL, NULL},
-    {"DYNAMIC", AWE_PT_DYNAMIC, NULL, NULL},         {"QUASI_STATIC", AWE_PT_QUASI_STATIC, NULL, NULL},
-    {"WING", AWE_PT_WING, NULL, NULL},               {"BODY_STATIC", AWE_PT_WING, NULL, NULL},
+    {"STATIC", AWE_PT_STATIC, NULL, NULL},   {"FIXED", AWE_PT_STATIC, NULL, NULL},
+    {"DYNAMIC", AWE_PT_DYNAMIC, NULL, NULL}, {"QUASI_STATIC", AWE_PT_QUASI_STATIC, NULL, NULL},
+    {"WING", AWE_PT_WING, NULL, NULL},       {"BODY_STATIC", AWE_PT_WING, NULL, NULL},
 };
 
 static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
