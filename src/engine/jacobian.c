@@ -422,7 +422,7 @@ static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, in
     if (xl >= 0) add(k, x + 1, xl, sg * g.gl0 * dl);
     add(k, x + 1, x + 1, sg * g.gpv);
   }
-  add(k, x + 1, x + 1, -dfv * inv_m);
+  add(k, x + 1, x + 1, -dfv * inv_m - m->pulley_damping_rate[p]);
 }
 
 

@@ -27,6 +27,7 @@ void awe_pulley_dynamics(const awe_model *m, awe_work *w) {
     double f1 = w->seg_force[m->pulley_seg[2 * i]], f2 = w->seg_force[m->pulley_seg[2 * i + 1]];
     double v = w->pulley_vel[i];
     w->pulley_acc[i] = (f1 - f2 - awe_pulley_friction(m, i, v, 0.5 * (f1 + f2), NULL, NULL)) /
-                       w->pulley_mass[i];
+                           w->pulley_mass[i] -
+                       m->pulley_damping_rate[i] * v;
   }
 }

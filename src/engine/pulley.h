@@ -8,7 +8,7 @@
  *   T    = (F_s(leg 1) + F_s(leg 2))/2, the line tension (0 when negative: a slack pulley is
  *          frictionless)                                                           [N]
  *   F_f  = (1 - efficiency) T vel/sqrt(vel^2 + eps^2) + damping vel                [N]
- *   DYNAMIC:      d len/dt = vel,  d vel/dt = (F_p - F_f)/m_p
+ *   DYNAMIC:      d len/dt = vel,  d vel/dt = (F_p - F_f)/m_p - damping_rate vel
  *                 (the legs' dampers act on d(len - l0)/dt, so F_p holds -c (2 vel) too:
  *                 segment.h)
  * Friction (SymbolicAWEModels 0.14, Pulley efficiency, friction_epsilon, damping; YAML columns
@@ -17,7 +17,8 @@
  *   F_out = F_in (1 + efficiency)/(3 - efficiency) (0.95: F_out = 0.9512 F_in); efficiency
  *   defaults to 0.95 (a sealed ball bearing), eps (friction_epsilon) to 0.1 m/s (awesim's
  *   choice), damping [N s/m] to 0. It replaces the hidden pulley_damp of 5 1/s of SAM < 0.14
- *   and awesim before (a rate on the rope's mass, negligible beside the legs' dampers).
+ *   and awesim before, which a model calibrated with it keeps as damping_rate: 5 [1/s] (an
+ *   awesim extension column, default 0).
  *   QUASI_STATIC: F_p = 0 (equal tension), solved with the quasi-static points
  *                 (quasi_static.c); also used for a DYNAMIC pulley whose rope has no mass.
  */

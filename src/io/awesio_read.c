@@ -231,6 +231,7 @@ static awe_status read_pulleys(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(num(t, i, "efficiency", 0.95, &p->efficiency, err));
     AWE_TRY(num(t, i, "friction_epsilon", AWE_PULLEY_FRICTION_EPS, &p->friction_epsilon, err));
     AWE_TRY(num(t, i, "damping", 0.0, &p->damping, err));
+    AWE_TRY(num(t, i, "damping_rate", 0.0, &p->damping_rate, err));
   }
   return AWE_OK;
 }

@@ -100,6 +100,9 @@ typedef struct {
   /* SymbolicAWEModels 0.14: the fraction of line tension the sheave passes on (default 0.95),
    * the speed [m/s] over which its friction's sign is smoothed, a damping [N s/m] */
   double efficiency, friction_epsilon, damping;
+  /* awesim extension: a rope damping per unit rope mass [1/s] (the fixed 5 1/s before
+   * SymbolicAWEModels 0.14), for models calibrated with it; default 0 */
+  double damping_rate;
   awe_loc loc;
 } awe_pulley_spec;
 

@@ -168,6 +168,7 @@ typedef struct awe_model {
   double *pulley_efficiency;  /* fraction of the line tension passed on [-] (pulley.h) */
   double *pulley_friction_eps;/* speed smoothing the friction's sign [m/s] */
   double *pulley_damping;     /* [N s/m] */
+  double *pulley_damping_rate;/* per unit rope mass [1/s] (awesim extension) */
 
   /* groups (twist surfaces) */
   int *group_point_adr, *group_point_num, *group_points;

@@ -25,6 +25,7 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->pulley_efficiency, n);
   AWE_MB_ALLOC(m->pulley_friction_eps, n);
   AWE_MB_ALLOC(m->pulley_damping, n);
+  AWE_MB_ALLOC(m->pulley_damping_rate, n);
   const awe_loc **pl = awe_pool_array(m->pool, (size_t)(n ? n : 1), sizeof(*pl));
   if (!pl) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   for (int i = 0; i < n; i++) {
@@ -65,6 +66,7 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
     m->pulley_efficiency[i] = p->efficiency;
     m->pulley_friction_eps[i] = p->friction_epsilon;
     m->pulley_damping[i] = p->damping;
+    m->pulley_damping_rate[i] = p->damping_rate;
     if (!(p->efficiency > 0.0 && p->efficiency <= 1.0))
       return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: efficiency %s is out of range "
                         "(allowed: 0 < efficiency <= 1; 1 is a frictionless sheave)", owner,
@@ -75,6 +77,9 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
     if (!(p->damping >= 0.0) || !isfinite(p->damping))
       return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: damping %s N s/m must be >= 0", owner,
                         awe_num_str(p->damping).s);
+    if (!(p->damping_rate >= 0.0) || !isfinite(p->damping_rate))
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: damping_rate %s 1/s must be >= 0", owner,
+                        awe_num_str(p->damping_rate).s);
     if (p->type == AWE_DYN_STATIC)
       return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: type must be DYNAMIC or QUASI_STATIC",
                         owner);
