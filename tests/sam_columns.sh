@@ -4,7 +4,8 @@
 #   - youngs_modulus / damping_per_stiffness / compression_damping_frac of segments and a
 #     generated tether reach the model: awesim convert writes unit_stiffness = E pi d^2/4 and
 #     unit_damping = 0.002 of it within 1e-12 (tests/data/sam/columns.yaml);
-#   - both forms of one quantity in a row are an error naming file:line:col;
+#   - both forms of one quantity in a row are an error naming file:line:col, a
+#     compression_damping_frac outside 0 ... 1 too;
 #   - a pulley of efficiency 0.9: the rope over it runs steadily at 0.05973 m/s with the light
 #     leg at 0.95 of the heavy leg's tension (simulate --csv; tests/data/sam/pulley_eff.yaml);
 #   - winch coulomb_friction / viscous_coefficient reach the model, their old names too;
@@ -47,6 +48,11 @@ segments:
 EOT
 check both-forms 65 "$AWESIM" check "$tmp/both.yaml"
 grep_in both-forms-msg "$tmp/err" "both.yaml:9:32: segment 'line': give unit_stiffness \(EA \[N\]\) or youngs_modulus \(E \[Pa\]\), not both"
+
+sed 's/youngs_modulus\]/compression_damping_frac]/; s/55.0e9\]/1.5]/' "$tmp/both.yaml" |
+  cat >"$tmp/cdf.yaml"
+check cdf-range 65 "$AWESIM" check "$tmp/cdf.yaml"
+grep_in cdf-range-msg "$tmp/err" "segment 'line': compression_damping_frac 1.5 is out of range \(0 ... 1\)"
 
 # ---- pulley efficiency ----
 check pulley-run 0 "$AWESIM" simulate tests/data/sam/pulley_eff_scenario.yaml --no-hdf5 \

@@ -144,6 +144,11 @@ static awe_status check_segments(const awe_model *m, const awe_spec *s, awe_diag
       return awe_err_at(err, AWE_EINVAL, loc,
                         "segment '%s': compression_frac %s is out of range (0 ... 1)", nm,
                         awe_num_str(cf).s);
+    double cdf = m->segment_compression_damping_frac[i];
+    if (!(cdf >= 0 && cdf <= 1))
+      return awe_err_at(err, AWE_EINVAL, loc,
+                        "segment '%s': compression_damping_frac %s is out of range (0 ... 1)", nm,
+                        awe_num_str(cdf).s);
     if (m->segment_density[i] < 0)
       return awe_err_at(err, AWE_EINVAL, loc, "segment '%s': density %g kg/m^3 must be >= 0", nm,
                         m->segment_density[i]);
