@@ -292,9 +292,15 @@ static awe_status check_wings(const awe_model *m, const awe_spec *s, awe_diag *w
       if (!isfinite(m->wing_ang_damp[3 * i + k]))
         return awe_err_at(err, AWE_EINVAL, loc, "wing '%s': angular_damping[%d] = %g is not "
                           "finite", nm, k + 1, m->wing_ang_damp[3 * i + k]);
+    if (s->structure.wings[i].has_angular_damping_vec) { /* SAM 0.15's per-axis vector */
+      for (int k = 0; k < 3; k++)
+        if (m->wing_ang_damp[3 * i + k] < 0)
+          awe_warn(w, loc, "wing '%s': negative angular_damping[%d] %g 1/s (it feeds energy "
+                   "into the wing's rotation)", nm, k + 1, m->wing_ang_damp[3 * i + k]);
+    }
     const double dmp[2] = {m->wing_angular_damping[i], m->wing_y_damping[i]};
     static const char *const dkey[2] = {"angular_damping", "y_damping"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && !s->structure.wings[i].has_angular_damping_vec; k++) {
       const awe_loc *dl = s->structure.wings[i].damping_loc[k].file
                               ? &s->structure.wings[i].damping_loc[k] : loc;
       if (!isfinite(dmp[k]))
