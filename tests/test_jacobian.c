@@ -191,13 +191,14 @@ static void test_kites(void) {
 
 /* SymbolicAWEModels 0.14 columns (tests/data/sam): a rope sliding over a 0.9-efficient pulley
  * (its friction's slopes by the rope speed and the legs' tensions), a winched tether whose
- * dampers read the reeling speed (d l0/dt = v/n) and slack-damped segments: every column
- * analytic */
+ * dampers read the reeling speed (d l0/dt = v/n), slack-damped segments and the pulley braked:
+ * every column analytic */
 static void test_sam_columns(void) {
   int np = compare("tests/data/sam/pulley_eff_scenario.yaml", 1.0);
   int nc = compare("tests/data/sam/columns_scenario.yaml", 0.5);
-  printf("  analytic columns: pulley %d, reeling tether %d\n", np, nc);
-  ENSURE(np == 14 && nc == 44); /* every column */
+  int nb = compare("tests/data/sam/pulley_brake_scenario.yaml", 0.5);
+  printf("  analytic columns: pulley %d, reeling tether %d, braked pulley %d\n", np, nc, nb);
+  ENSURE(np == 14 && nc == 44 && nb == 14); /* every column */
 }
 
 

@@ -155,6 +155,18 @@ static void test_pulley_efficiency(void) {
   ENSURE_REL(fl / fh, (1.0 - (1.0 - eta) * sgn / 2.0) / (1.0 + (1.0 - eta) * sgn / 2.0), 1e-6);
   ENSURE_REL(fh - fl, (1.0 - eta) * 0.5 * (fh + fl) * v / sqrt(v * v + eps * eps), 1e-4);
   sp_free(sim, s);
+  /* braked (SAM 0.14 brake): the split holds, each leg carries its own weight */
+  s = sp_load("tests/data/sam/pulley_eff_scenario.yaml", NULL);
+  if (!s) return;
+  s->structure.pulleys[0].brake = 1;
+  sim = sp_sim(s, NULL);
+  if (!sim) return;
+  double len0 = sp_out(sim, "pulleys.wheel.len");
+  if (sp_run(sim, 4.0)) return;
+  ENSURE_NEAR(sp_out(sim, "pulleys.wheel.len"), len0, 0.0);
+  ENSURE_REL(sp_out(sim, "segments.leg_light.force") / sp_out(sim, "segments.leg_heavy.force"),
+             ml / mh, 1e-6);
+  sp_free(sim, s);
 }
 
 

@@ -158,7 +158,7 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
     }
   g->gc = -c / len;
   g->gl0 = -kk / len;
-  g->gpv = h->pulley >= 0 ? -c * h->leg_sign / len : 0.0;
+  g->gpv = h->pulley >= 0 && !m->pulley_brake[h->pulley] ? -c * h->leg_sign / len : 0.0;
   /* a reeling tether's segment: F_s holds -c (v / n) / len (segment.h) */
   int t = m->segment_tether[s];
   g->gwv = awe_segment_reeling(m, w, s) ? -c / (len * m->tether_seg_num[t]) : 0.0;
@@ -398,6 +398,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
  * (pulley.h) */
 static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, int p) {
   int x = w->pulley_x[p];
+  if (m->pulley_brake[p]) return; /* held: both rows are 0 */
   add(k, x, x + 1, 1.0);
   if (!k->a->pu_simple[p]) return;
   double inv_m = 1.0 / w->pulley_mass[p];

@@ -20,7 +20,7 @@ double awe_pulley_friction(const awe_model *m, int i, double v, double tension, 
 
 void awe_pulley_dynamics(const awe_model *m, awe_work *w) {
   for (int i = 0; i < m->npulley; i++) {
-    if (w->pulley_x[i] < 0) {
+    if (w->pulley_x[i] < 0 || m->pulley_brake[i]) {
       w->pulley_acc[i] = 0.0;
       continue;
     }

@@ -232,6 +232,9 @@ static awe_status read_pulleys(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(num(t, i, "friction_epsilon", AWE_PULLEY_FRICTION_EPS, &p->friction_epsilon, err));
     AWE_TRY(num(t, i, "damping", 0.0, &p->damping, err));
     AWE_TRY(num(t, i, "damping_rate", 0.0, &p->damping_rate, err));
+    c = cell(t, i, "brake");
+    p->brake = 0;
+    if (c && !awe_ynode_is_nothing(c)) AWE_TRY(awe_ynode_bool(c, "pulleys: brake", &p->brake, err));
   }
   return AWE_OK;
 }

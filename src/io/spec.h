@@ -103,6 +103,7 @@ typedef struct {
   /* awesim extension: a rope damping per unit rope mass [1/s] (the fixed 5 1/s before
    * SymbolicAWEModels 0.14), for models calibrated with it; default 0 */
   double damping_rate;
+  int brake;              /* SymbolicAWEModels 0.14: hold the rope split (debugging) */
   awe_loc loc;
 } awe_pulley_spec;
 

@@ -328,7 +328,7 @@ static const enum_name dyn_types[] = {
 static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "segment_i", "segment_j", "segments",
                                      "type", "efficiency", "friction_epsilon", "damping",
-                                     "damping_rate"};
+                                     "damping_rate", "brake"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "pulleys", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -367,6 +367,7 @@ static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) 
                                &p->friction_epsilon, err));
     AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &p->damping, err));
     AWE_TRY(awe_row_opt_double(r, "damping_rate", what, 0.0, &p->damping_rate, err));
+    AWE_TRY(awe_row_opt_bool(r, "brake", what, 0, &p->brake, err));
   }
   return AWE_OK;
 }

@@ -169,6 +169,7 @@ typedef struct awe_model {
   double *pulley_friction_eps;/* speed smoothing the friction's sign [m/s] */
   double *pulley_damping;     /* [N s/m] */
   double *pulley_damping_rate;/* per unit rope mass [1/s] (awesim extension) */
+  int *pulley_brake;          /* holds its split (SAM 0.14 brake): rope speed 0 */
 
   /* groups (twist surfaces) */
   int *group_point_adr, *group_point_num, *group_points;

@@ -26,6 +26,7 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->pulley_friction_eps, n);
   AWE_MB_ALLOC(m->pulley_damping, n);
   AWE_MB_ALLOC(m->pulley_damping_rate, n);
+  AWE_MB_ALLOC(m->pulley_brake, n);
   const awe_loc **pl = awe_pool_array(m->pool, (size_t)(n ? n : 1), sizeof(*pl));
   if (!pl) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   for (int i = 0; i < n; i++) {
@@ -67,6 +68,10 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
     m->pulley_friction_eps[i] = p->friction_epsilon;
     m->pulley_damping[i] = p->damping;
     m->pulley_damping_rate[i] = p->damping_rate;
+    m->pulley_brake[i] = p->brake;
+    if (p->brake && p->type == AWE_DYN_QUASI_STATIC)
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: brake holds the rope split of a DYNAMIC "
+                        "pulley; a QUASI_STATIC pulley has no split state to hold", owner);
     if (!(p->efficiency > 0.0 && p->efficiency <= 1.0))
       return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: efficiency %s is out of range "
                         "(allowed: 0 < efficiency <= 1; 1 is a frictionless sheave)", owner,

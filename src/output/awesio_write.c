@@ -162,8 +162,8 @@ static void stations(FILE *f, const awe_model *m) {
 static void pulleys(FILE *f, const awe_model *m) {
   if (m->npulley == 0) return;
   fputs("\npulleys:\n  headers: [name, segments, type, efficiency, awesim_type, "
-        "friction_epsilon, damping, damping_rate]\n"
-        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", m/s, N*s/m, 1/s]\n  data:\n", f);
+        "friction_epsilon, damping, damping_rate, brake]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", m/s, N*s/m, 1/s, \"-\"]\n  data:\n", f);
   for (int p = 0; p < m->npulley; p++) {
     fputs("    - [", f);
     qname(f, m->pulley_name, p);
@@ -177,7 +177,7 @@ static void pulleys(FILE *f, const awe_model *m) {
     num(f, m->pulley_damping[p]);
     fputs(", ", f);
     num(f, m->pulley_damping_rate[p]);
-    fputs("]\n", f);
+    fprintf(f, ", %s]\n", m->pulley_brake[p] ? "true" : "false");
   }
 }
 
