@@ -80,14 +80,16 @@ if command -v h5dump >/dev/null 2>&1; then
 fi
 
 # winch energy (tests/test_winch_energy.c has the physics): power and energy channels with their
-# units in CSV; energy = v (F T - m v_load) = 5959.596 J (+0.066 J: the trapezoid over 10 ms log
-# steps) and mean_power = energy/T in the summary
+# units in CSV; energy = v (F T - m v_load) = 5959.596 J (-0.195 J: the trapezoid over 10 ms log
+# steps, which smooths the step at t = 0: the line's damper reads d(len - l0)/dt (SymbolicAWEModels
+# 0.14), so paying out at 2 m/s drops the tension by c v/len = 566 N at once; 5959.594 J at 1 ms,
+# 5959.596 J at 0.1 ms) and mean_power = energy/T in the summary
 check energy 0 "$AWESIM" simulate scenarios/tests/winch_pull.yaml --no-hdf5 -q \
   --set run.dt=0.01 --csv='time,winches.drum.power,winches.drum.energy' \
   --summary-json "$tmp/energy.json"
 grep_in energy-header "$tmp/out" '^time\[s\],winches\.drum\.power\[W\],winches\.drum\.energy\[J\]$'
-grep_in energy-row "$tmp/out" '^3,2000,5959\.6[0-9]*$'
-grep_in energy-json "$tmp/energy.json" '"energy": 5959\.6[0-9]*, "mean_power": 1986\.55[0-9]*'
+grep_in energy-row "$tmp/out" '^3,2000,5959\.40[0-9]*$'
+grep_in energy-json "$tmp/energy.json" '"energy": 5959\.40[0-9]*, "mean_power": 1986\.46[0-9]*'
 
 # a setting read but not used is said so where it is given: the speed loop gains
 # of KiteUtils do nothing for awesim's speed-controlled winch, which follows its input exactly

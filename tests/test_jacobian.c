@@ -189,6 +189,19 @@ static void test_kites(void) {
 }
 
 
+/* SymbolicAWEModels 0.14 columns (tests/data/sam): a rope sliding over a 0.9-efficient pulley
+ * (its friction's slopes by the rope speed and the legs' tensions), a winched tether whose
+ * dampers read the reeling speed (d l0/dt = v/n), slack-damped segments and the pulley braked:
+ * every column analytic */
+static void test_sam_columns(void) {
+  int np = compare("tests/data/sam/pulley_eff_scenario.yaml", 1.0);
+  int nc = compare("tests/data/sam/columns_scenario.yaml", 0.5);
+  int nb = compare("tests/data/sam/pulley_brake_scenario.yaml", 0.5);
+  printf("  analytic columns: pulley %d, reeling tether %d, braked pulley %d\n", np, nc, nb);
+  ENSURE(np == 14 && nc == 44 && nb == 14); /* every column */
+}
+
+
 /* points in ground contact (ground.h): the ball resting and the slider sliding at 12.6 m/s
  * (normal spring-damper and friction by z, v_z and v_t); the tether4 load resting on a ground
  * 5 cm above where the line would let it hang (the contact's share of the mass terms of the
@@ -281,6 +294,7 @@ int main(void) {
   RUN(test_aerostat);
   RUN(test_wind_profile);
   RUN(test_kites);
+  RUN(test_sam_columns);
   RUN(test_ground_contact);
   RUN(test_sphere);
   RUN(test_v3_agree);

@@ -416,12 +416,23 @@ static void test_files(void) {
     ENSURE(bad == 0);
     awe_linsys_free(&R);
   }
-  /* a damaged file is a parse error with a line number */
+  /* a damaged file is a parse error with a line number: the last number's last digit made an
+   * 'x' (a fixed offset from the end could land between numbers, where the damage depends on
+   * the model's values) */
   FILE *fp = fopen(txt, "r+");
   if (fp) {
-    fseek(fp, -20, SEEK_END);
-    fputs("xx\n", fp);
+    fseek(fp, 0, SEEK_END);
+    long at = ftell(fp);
+    int ch = 0;
+    while (at > 0) {
+      fseek(fp, --at, SEEK_SET);
+      ch = fgetc(fp);
+      if (ch >= '0' && ch <= '9') break;
+    }
+    fseek(fp, at, SEEK_SET);
+    fputc('x', fp);
     fclose(fp);
+    ENSURE(ch >= '0' && ch <= '9');
     ENSURE(awe_lin_read_text(txt, &R, NULL, &err) == AWE_EPARSE);
   }
   ENSURE(awe_lin_read_text("/nonexistent/x.lin", &R, NULL, &err) == AWE_ENOFILE);

@@ -9,6 +9,7 @@
 #include "engine/ground.h"
 #include "engine/wind.h"
 #include "engine/pulley.h"
+#include "engine/segment.h"
 #include "engine/winch.h"
 #include "engine/wing.h"
 
@@ -44,6 +45,7 @@ struct awe_jac_an {
 typedef struct seg_der {
   double K[9], C[9], dl0[3]; /* d(F_s u)/d d, /d dv, /d l0 (force on end a) */
   double gk[3], gc, gl0, gpv; /* the scalar F_s: d/d d, d/d dv = gc u, d/d l0, d/d pulley vel */
+  double gwv;                 /* d/d the winch speed of a reeling tether's segment */
   double Gd[9], Ga[9], gz[3]; /* line drag: d F_d/d d, /d va, /d z_mid (whole drag) */
 } seg_der;
 
@@ -141,7 +143,8 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
   const double *va = w->vel + 3 * h->a, *vb = w->vel + 3 * h->b;
   const double *u = w->seg_dir + 3 * s;
   double len = w->seg_len[s], f = w->seg_force[s], l0 = w->seg_l0[s];
-  double kk = (len > l0 ? 1.0 : h->comp_frac) * h->unit_k, c = h->unit_c;
+  double kk = (len > l0 ? 1.0 : h->comp_frac) * h->unit_k;
+  double c = (len > l0 ? 1.0 : h->comp_damp_frac) * h->unit_c;
   double dv[3], P[9], dvP[3];
   for (int i = 0; i < 3; i++) dv[i] = va[i] - vb[i];
   for (int i = 0; i < 3; i++)
@@ -155,7 +158,10 @@ static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g)
     }
   g->gc = -c / len;
   g->gl0 = -kk / len;
-  g->gpv = h->pulley >= 0 ? -c * h->leg_sign / len : 0.0;
+  g->gpv = h->pulley >= 0 && !m->pulley_brake[h->pulley] ? -c * h->leg_sign / len : 0.0;
+  /* a reeling tether's segment: F_s holds -c (v / n) / len (segment.h) */
+  int t = m->segment_tether[s];
+  g->gwv = awe_segment_reeling(m, w, s) ? -c / (len * m->tether_seg_num[t]) : 0.0;
   for (int i = 0; i < 3; i++) g->dl0[i] = g->gl0 * u[i];
   memset(g->Gd, 0, sizeof(g->Gd));
   memset(g->Ga, 0, sizeof(g->Ga));
@@ -212,6 +218,16 @@ static int l0_col(const awe_model *m, const awe_work *w, int s, double *dl0_dx) 
 }
 
 
+/* the winch speed column a reeling tether segment's damper reads (d l0/dt = v / n), or -1:
+ * a tether with a length state whose winch has a speed state */
+static int wv_col(const awe_model *m, const awe_work *w, int s) {
+  int t = m->segment_tether[s];
+  if (t < 0 || w->tether_x[t] < 0) return -1;
+  int wi = m->tether_winch[t];
+  return wi >= 0 && !m->winch_endpoint_damping[wi] ? w->winch_x[wi] : -1;
+}
+
+
 /* the pulley velocity column a pulley leg's damper reads, or -1 */
 static int pv_col(const awe_work *w, int s) {
   int p = w->seg_hot[s].pulley;
@@ -245,6 +261,9 @@ static void add_segment(const sink *k, const awe_model *m, const awe_work *w, in
     for (int i = 0; i < 3; i++) add(k, r0 + i, xl, scale * sigma * g->dl0[i] * dl);
   if (xv >= 0)
     for (int i = 0; i < 3; i++) add(k, r0 + i, xv, scale * sigma * g->gpv * u[i]);
+  int xw = wv_col(m, w, s);
+  if (xw >= 0)
+    for (int i = 0; i < 3; i++) add(k, r0 + i, xw, scale * sigma * g->gwv * u[i]);
 }
 
 
@@ -377,15 +396,20 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
 }
 
 
-/* d len/dt = vel, d vel/dt = (F_s(leg 0) - F_s(leg 1))/m_p - pulley_damp vel (pulley.h) */
+/* d len/dt = vel, d vel/dt = (F_s(leg 0) - F_s(leg 1) - F_f(vel, T))/m_p, T the legs' mean
+ * (pulley.h) */
 static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, int p) {
   int x = w->pulley_x[p];
+  if (m->pulley_brake[p]) return; /* held: both rows are 0 */
   add(k, x, x + 1, 1.0);
   if (!k->a->pu_simple[p]) return;
   double inv_m = 1.0 / w->pulley_mass[p];
+  double f1 = w->seg_force[m->pulley_seg[2 * p]], f2 = w->seg_force[m->pulley_seg[2 * p + 1]];
+  double dfv, dft;
+  awe_pulley_friction(m, p, w->pulley_vel[p], 0.5 * (f1 + f2), &dfv, &dft);
   for (int leg = 0; leg < 2; leg++) {
     int s = m->pulley_seg[2 * p + leg];
-    double sg = (leg == 0 ? 1.0 : -1.0) * inv_m;
+    double sg = ((leg == 0 ? 1.0 : -1.0) - 0.5 * dft) * inv_m;
     const seg_der g = *seg_get(k->a, m, w, s);
     const awe_seg_hot *h = w->seg_hot + s;
     int xa = w->point_x[h->a], xb = w->point_x[h->b];
@@ -401,7 +425,7 @@ static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, in
     if (xl >= 0) add(k, x + 1, xl, sg * g.gl0 * dl);
     add(k, x + 1, x + 1, sg * g.gpv);
   }
-  add(k, x + 1, x + 1, -AWE_PULLEY_DAMP);
+  add(k, x + 1, x + 1, -dfv * inv_m - m->pulley_damping_rate[p]);
 }
 
 
@@ -444,6 +468,9 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
     double dl;
     int xl = l0_col(m, w, sg, &dl);
     if (xl >= 0) add(k, x, xl, s * sign[e] * awe_v3_dot(F, g.dl0) * dl);
+    /* the segment's damper reads the reeling speed d l0/dt = v / n */
+    int xw = wv_col(m, w, sg);
+    if (xw >= 0) add(k, x, xw, s * sign[e] * awe_v3_dot(F, w->seg_dir + 3 * sg) * g.gwv);
   }
   /* friction: d/dv of r (-friction(v))/I */
   double wm = w->winch_vel[wi] / ratio, eps = m->winch_friction_eps[wi];

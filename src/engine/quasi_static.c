@@ -154,7 +154,7 @@ static void jacobian(const awe_model *m, const awe_work *w, double *J) {
      * F_s = kappa EA (1 - l0/len) - (c_u/len) dv.u,  dv = v_a - v_b */
     const double *va = w->vel + 3 * a, *vb = w->vel + 3 * b;
     double dv[3] = {va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]};
-    double g = awe_v3_dot(dv, u), cu = m->segment_unit_c[s];
+    double g = awe_v3_dot(dv, u), cu = m->segment_unit_c[s] * awe_segment_damping_factor(m, w, s);
     double alpha = awe_segment_dforce_dlen(m, w, s) + cu * g / (len * len);
     double grad[3];
     for (int i = 0; i < 3; i++) grad[i] = alpha * u[i] - cu / (len * len) * (dv[i] - g * u[i]);

@@ -93,7 +93,8 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
   for (int i = 0; i < m->npulley; i++) {
     if (w->pulley_x[i] >= 0) {
       w->pulley_len[i] = y[w->pulley_x[i]];
-      w->pulley_vel[i] = y[w->pulley_x[i] + 1];
+      /* a braked pulley (SymbolicAWEModels 0.14) holds its split: no rope speed */
+      w->pulley_vel[i] = m->pulley_brake[i] ? 0.0 : y[w->pulley_x[i] + 1];
     } else {
       w->pulley_vel[i] = 0.0;
       if (w->pulley_qs[i] < 0) w->pulley_len[i] = m->pulley_len0[i];

@@ -7,6 +7,7 @@
 #include "engine/atmosphere.h"
 #include "engine/wind.h"
 #include "engine/kcu.h"
+#include "engine/winch.h"
 
 
 double awe_segment_rest_length(const awe_model *m, const awe_work *w, int s) {
@@ -21,13 +22,37 @@ double awe_segment_rest_length(const awe_model *m, const awe_work *w, int s) {
 }
 
 
+int awe_segment_reeling(const awe_model *m, const awe_work *w, int s) {
+  int t = m->segment_tether[s];
+  if (t < 0 || w->tether_x[t] < 0) return 0;
+  int wi = m->tether_winch[t];
+  return wi >= 0 && !m->winch_endpoint_damping[wi] && !(w->flags & AWE_CTX_BRAKE_ALL) &&
+         !awe_winch_braked(w, wi);
+}
+
+
+double awe_segment_l0_rate(const awe_model *m, const awe_work *w, int s) {
+  if (!awe_segment_reeling(m, w, s)) return 0.0;
+  int t = m->segment_tether[s];
+  return w->winch_vel[m->tether_winch[t]] / m->tether_seg_num[t];
+}
+
+
 void awe_segment_rest_lengths(const awe_model *m, awe_work *w) {
-  for (int s = 0; s < m->nsegment; s++) w->seg_l0[s] = awe_segment_rest_length(m, w, s);
+  for (int s = 0; s < m->nsegment; s++) {
+    w->seg_l0[s] = awe_segment_rest_length(m, w, s);
+    w->seg_l0_rate[s] = awe_segment_l0_rate(m, w, s);
+  }
 }
 
 
 double awe_segment_kappa(const awe_model *m, const awe_work *w, int s) {
   return w->seg_len[s] > w->seg_l0[s] ? 1.0 : m->segment_compression_frac[s];
+}
+
+
+double awe_segment_damping_factor(const awe_model *m, const awe_work *w, int s) {
+  return w->seg_len[s] > w->seg_l0[s] ? 1.0 : m->segment_compression_damping_frac[s];
 }
 
 
@@ -53,11 +78,13 @@ static inline void eval(const awe_model *m, awe_work *w, const awe_seg_hot *h, i
   u[1] = d1 * inv;
   u[2] = d2 * inv;
   double ldot_neg = (va[0] - vb[0]) * u[0] + (va[1] - vb[1]) * u[1] + (va[2] - vb[2]) * u[2];
-  if (h->pulley >= 0) /* the rope slides: the damper acts on d(len - l0)/dt */
-    ldot_neg += h->leg_sign * w->pulley_vel[h->pulley];
+  /* the damper acts on d(len - l0)/dt: the rope sliding over a pulley, a reeling tether */
+  if (h->pulley >= 0) ldot_neg += h->leg_sign * w->pulley_vel[h->pulley];
+  ldot_neg += w->seg_l0_rate[s];
   double l0 = w->seg_l0[s];
-  double kappa = len > l0 ? 1.0 : h->comp_frac;
-  double f = (kappa * h->unit_k * (len - l0) - h->unit_c * ldot_neg) * inv;
+  int slack = !(len > l0);
+  double kappa = slack ? h->comp_frac : 1.0, cfac = slack ? h->comp_damp_frac : 1.0;
+  double f = (kappa * h->unit_k * (len - l0) - cfac * h->unit_c * ldot_neg) * inv;
   if (h->rigid) f = 0.0; /* inside a rigid wing: k = c = 0 */
   w->seg_len[s] = len;
   w->seg_force[s] = f;

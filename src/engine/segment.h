@@ -7,14 +7,21 @@
  *   len = |pos2 - pos1|,  u = (pos2 - pos1)/len,  ldot_neg = (vel1 - vel2).u   (= -d len/dt)
  *   k   = unit_stiffness/len            (len > l0)
  *       = compression_frac unit_stiffness/len   (len <= l0, slack)
- *   c   = unit_damping/len   (not softened when slack)
- *   F_s = k (len - l0) - c ldot_neg     [N], tension positive; +F_s u on p1, -F_s u on p2
- * A pulley leg's damper acts on the strain rate d(len - l0)/dt, i.e. ldot_neg + dl0/dt with
- * dl0/dt = +-pulley_vel (SymbolicAWEModels v0.13+, components/kernels.jl @33bb307): the rope
- * sliding over the pulley is damped by the line, which turns the otherwise almost undamped
- * rope-mass mode (a 1 g rope on a 40 kN line rings at ~800 Hz with zeta ~0.01) into an
- * overdamped one. Other segments keep the late-2025 endpoint form (their l0 changes only
- * through the winch, where the difference is c v_reel / n).
+ *   c   = unit_damping/len            (len > l0)
+ *       = compression_damping_frac unit_damping/len   (len <= l0; default 1: not softened,
+ *         SymbolicAWEModels 0.14 Segment(...; compression_damping_frac))
+ *   F_s = k (len - l0) - c (ldot_neg + dl0/dt)   [N], tension positive; +F_s u on p1, -F_s u
+ *         on p2
+ * The damper acts on the strain rate d(len - l0)/dt (SymbolicAWEModels 0.14, "a segment's
+ * damper resists the rate of change of its extension len - l0"; components/components.jl
+ * segment_load_terms' rest_len_rate): dl0/dt = +-pulley_vel on a pulley leg (the rope sliding
+ * over the pulley is damped by the line, which turns the otherwise almost undamped rope-mass
+ * mode, a 1 g rope on a 40 kN line ringing at ~800 Hz with zeta ~0.01, into an overdamped
+ * one), winch speed / n on a segment of a winched tether with a length state (0 while the
+ * winch is braked), so a tether reeling at constant extension carries no damper force; a winch
+ * with endpoint_damping (an awesim extension for models calibrated before) keeps 0 there. 0 on
+ * every other segment: a KCU tape's l0 follows its motor and an input segments.NAME.l0 is a
+ * change without a rate, both in the endpoint form.
  * Rest length l0: tether segment tether_len/n, pulley leg pulley_len resp. sum_len - pulley_len,
  * otherwise the model's l0; plus the input segments.NAME.l0 (a change, 0 = as modelled).
  * Line drag (all segments except those inside one wing):
@@ -46,5 +53,16 @@ double awe_segment_dforce_dlen(const awe_model *m, const awe_work *w, int s);
 
 /* Spring stiffness factor: compression_frac when slack, else 1. */
 double awe_segment_kappa(const awe_model *m, const awe_work *w, int s);
+
+/* Damper factor: compression_damping_frac when slack, else 1. */
+double awe_segment_damping_factor(const awe_model *m, const awe_work *w, int s);
+
+/* Is segment s part of a winched tether with a length state whose winch is not held (the
+ * brake input, AWE_CTX_BRAKE_ALL in w->flags)? */
+int awe_segment_reeling(const awe_model *m, const awe_work *w, int s);
+
+/* d l0/dt of segment s from the reeling (w->winch_vel, the brakes, w->flags): winch speed / n
+ * for a segment of a winched tether with a length state, else 0 [m/s]. */
+double awe_segment_l0_rate(const awe_model *m, const awe_work *w, int s);
 
 #endif

@@ -275,10 +275,10 @@ void awe_wing_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     double Mp[3];
     awe_mat3_tvec(Rp, M, Mp);
     const double *I = g->I_p;
-    double ca = m->wing_angular_damping[j], cy = m->wing_y_damping[j];
-    al[0] = (Mp[0] + (I[1] - I[2]) * wp[1] * wp[2]) / I[0] - ca * wp[0];
-    al[1] = (Mp[1] + (I[2] - I[0]) * wp[2] * wp[0]) / I[1] - (cy + ca) * wp[1];
-    al[2] = (Mp[2] + (I[0] - I[1]) * wp[0] * wp[1]) / I[2] - ca * wp[2];
+    const double *cd = m->wing_ang_damp + 3 * j;
+    al[0] = (Mp[0] + (I[1] - I[2]) * wp[1] * wp[2]) / I[0] - cd[0] * wp[0];
+    al[1] = (Mp[1] + (I[2] - I[0]) * wp[2] * wp[0]) / I[1] - cd[1] * wp[1];
+    al[2] = (Mp[2] + (I[0] - I[1]) * wp[0] * wp[1]) / I[2] - cd[2] * wp[2];
     for (int i = 0; i < 3; i++) acc[i] = F[i] / g->mass;
     double wk[3] = {wp[0], wp[1], wp[2]};
     const double *cv = w->wing_com_vel + 3 * j;

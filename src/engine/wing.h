@@ -26,8 +26,10 @@
  *   M_p = R_pw^T M
  *   dv/dt = F / m
  *   alpha_1 = (M_p1 + (I_2 - I_3) w_2 w_3) / I_1   (cyclic: Euler's equations)
- *   domega_p/dt = [alpha_1 - c_a w_1, alpha_2 - (c_y + c_a) w_2, alpha_3 - c_a w_3]
- *                 (c_a = angular_damping, c_y = y_damping [1/s])
+ *   domega_p/dt = [alpha_1 - c_1 w_1, alpha_2 - c_2 w_2, alpha_3 - c_3 w_3]
+ *                 (c = the structure's angular_damping vector [1/s], SymbolicAWEModels 0.15,
+ *                 default [0, 150, 0], a scalar broadcast; older files and the scenario's
+ *                 wings.NAME.angular_damping c_a, y_damping c_y: c = [c_a, c_a + c_y, c_a])
  *   dQ/dt = 1/2 Q (x) (0, omega_p) + k (1 - |Q|^2) Q,   k = AWE_QUAT_GAIN = 10 1/s
  * Quaternion norm: the Baumgarte term pulls |Q| back to 1 with time constant 1/(2k) = 0.05 s,
  * R(Q) is orthonormal whatever |Q|, and the integrator renormalises Q after every accepted step

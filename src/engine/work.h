@@ -94,6 +94,7 @@ typedef struct {
   double leg_sign;         /* +1 on leg 0 of a pulley, -1 on leg 1 */
   double unit_k, unit_c;   /* E A [N], damping [N s] */
   double comp_frac;        /* stiffness factor when slack */
+  double comp_damp_frac;   /* damping factor when slack (SymbolicAWEModels 0.14) */
   double drag;             /* 0.5 cd_tether d [m]; 0: no line drag (inside a wing, cd or d 0) */
   int rigid;               /* both ends on one rigid wing: no force */
 } awe_seg_hot;
@@ -147,6 +148,8 @@ typedef struct awe_work {
 
   /* segments */
   double *seg_l0;          /* current rest length [m] */
+  double *seg_l0_rate;     /* d l0/dt of a winched tether's segment (winch speed / n, 0 while
+                            * held) [m/s]; 0 for every other segment (segment.h) */
   double *seg_len;         /* current length [m] */
   double *seg_force;       /* spring-damper force F_s, tension positive [N] */
   double *seg_dir;         /* [3 ns] unit vector from p1 to p2 */

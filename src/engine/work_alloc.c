@@ -190,6 +190,7 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->spring = dbls(p, 3 * np);
   w->force = dbls(p, 3 * np);
   w->seg_l0 = dbls(p, ns);
+  w->seg_l0_rate = dbls(p, ns);
   w->seg_len = dbls(p, ns);
   w->seg_force = dbls(p, ns);
   w->seg_dir = dbls(p, 3 * ns);
@@ -251,7 +252,8 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
       !w->group_moment_aero || !w->group_moment_tether)
     goto oom;
   if (!w->segment_lambda || !w->pulley_mass || !w->pos || !w->vel || !w->acc || !w->mass ||
-      !w->spring || !w->force || !w->seg_l0 || !w->seg_len || !w->seg_force || !w->seg_dir ||
+      !w->spring || !w->force || !w->seg_l0 || !w->seg_l0_rate || !w->seg_len || !w->seg_force ||
+      !w->seg_dir ||
       !w->seg_drag || !w->tether_len || !w->tether_stretched || !w->winch_vel ||
       !w->winch_force || !w->winch_torque || !w->winch_acc || !w->winch_energy ||
       !w->winch_power_log || !w->winch_energy_el || !w->winch_power_el_log || !w->pulley_len ||
@@ -286,6 +288,7 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
     h->unit_k = m->segment_unit_k[s];
     h->unit_c = m->segment_unit_c[s];
     h->comp_frac = m->segment_compression_frac[s];
+    h->comp_damp_frac = m->segment_compression_damping_frac[s];
     h->drag = m->segment_wing_internal[s] || cd == 0.0 || dia <= 0.0 ? 0.0 : 0.5 * cd * dia;
     h->rigid = w->seg_rigid[s];
   }

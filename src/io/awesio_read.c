@@ -194,6 +194,8 @@ static awe_status read_segments(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(num(t, i, "unit_stiffness", NAN, &pr->unit_stiffness, err));
     AWE_TRY(num(t, i, "unit_damping", NAN, &pr->unit_damping, err));
     AWE_TRY(num(t, i, "compression_frac", NAN, &pr->compression_frac, err));
+    AWE_TRY(num(t, i, "compression_damping_frac", NAN, &pr->compression_damping_frac, err));
+    pr->youngs_modulus = pr->damping_per_stiffness = NAN;
   }
   return AWE_OK;
 }
@@ -226,6 +228,13 @@ static awe_status read_pulleys(awe_spec *s, const table *t, awe_err *err) {
                         "segments", p->name);
     for (int k = 0; k < 2; k++) AWE_TRY(ref(s, c->items[k], &p->seg[k], err));
     AWE_TRY(dyn_type(t, i, &p->type, err));
+    AWE_TRY(num(t, i, "efficiency", 0.95, &p->efficiency, err));
+    AWE_TRY(num(t, i, "friction_epsilon", AWE_PULLEY_FRICTION_EPS, &p->friction_epsilon, err));
+    AWE_TRY(num(t, i, "damping", 0.0, &p->damping, err));
+    AWE_TRY(num(t, i, "damping_rate", 0.0, &p->damping_rate, err));
+    c = cell(t, i, "brake");
+    p->brake = 0;
+    if (c && !awe_ynode_is_nothing(c)) AWE_TRY(awe_ynode_bool(c, "pulleys: brake", &p->brake, err));
   }
   return AWE_OK;
 }
@@ -269,9 +278,11 @@ static awe_status read_winches(awe_spec *s, const table *t, awe_err *err) {
      * structure files; the reading state is awesim's own columns (SAM's defaults without) */
     AWE_TRY(num(t, i, "init_vel", 0.0, &x->init_vel, err));
     AWE_TRY(num(t, i, "friction_epsilon", 6.0, &x->friction_epsilon, err));
-    static const char *const flags[2] = {"brake", "speed_controlled"};
-    for (int k = 0; k < 2; k++) {
-      int *v = k ? &x->speed_controlled : &x->brake;
+    AWE_TRY(num(t, i, "coulomb_friction", NAN, &x->coulomb_friction, err));
+    AWE_TRY(num(t, i, "viscous_coefficient", NAN, &x->viscous_coefficient, err));
+    static const char *const flags[3] = {"brake", "speed_controlled", "endpoint_damping"};
+    for (int k = 0; k < 3; k++) {
+      int *v = k == 2 ? &x->endpoint_damping : k ? &x->speed_controlled : &x->brake;
       *v = 0;
       c = cell(t, i, flags[k]);
       if (c && !awe_ynode_is_nothing(c)) AWE_TRY(awe_ynode_bool(c, flags[k], v, err));

@@ -1,7 +1,10 @@
 /* spec.c: spec memory and enum names. */
 #include "io/spec.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "util/pool.h"
@@ -69,4 +72,19 @@ const char *awe_dyn_type_name(awe_dyn_type t) {
     case AWE_DYN_STATIC: return "STATIC";
   }
   return "?";
+}
+
+
+/* An old spelling that still loads: one line on stderr per spelling and file set (key), saying
+ * the current spelling. */
+void awe_spec_deprecated(awe_spec *s, const awe_loc *loc, const char *key, const char *fmt, ...) {
+  for (int i = 0; i < s->ndeprecated; i++)
+    if (!strcmp(s->deprecated[i], key)) return;
+  if (s->ndeprecated < AWE_ARRLEN(s->deprecated)) s->deprecated[s->ndeprecated++] = key;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  awe_warn(&s->warnings, loc, "%s", msg);
 }

@@ -74,6 +74,10 @@ typedef struct {
 /* Segment-like properties that may come from a material (by name) or explicit columns. */
 typedef struct {
   double diameter_mm, unit_stiffness, unit_damping, compression_frac, density;
+  /* SymbolicAWEModels 0.14 columns (NAN if absent): unit_stiffness = youngs_modulus [Pa]
+   * pi (diameter_mm/2000)^2, unit_damping = damping_per_stiffness [s] unit_stiffness; the
+   * damping factor when slack (default 1) */
+  double youngs_modulus, damping_per_stiffness, compression_damping_frac;
   const char *material;   /* a material named in any property column, or NULL */
   awe_loc material_loc;
 } awe_line_props;
@@ -87,10 +91,19 @@ typedef struct {
   awe_loc loc;
 } awe_segment_spec;
 
+#define AWE_PULLEY_FRICTION_EPS 0.1 /* [m/s] a pulley's default friction_epsilon (awesim) */
+
 typedef struct {
   const char *name;
   awe_ref seg[2];
   awe_dyn_type type;
+  /* SymbolicAWEModels 0.14: the fraction of line tension the sheave passes on (default 0.95),
+   * the speed [m/s] over which its friction's sign is smoothed, a damping [N s/m] */
+  double efficiency, friction_epsilon, damping;
+  /* awesim extension: a rope damping per unit rope mass [1/s] (the fixed 5 1/s before
+   * SymbolicAWEModels 0.14), for models calibrated with it; default 0 */
+  double damping_rate;
+  int brake;              /* SymbolicAWEModels 0.14: hold the rope split (debugging) */
   awe_loc loc;
 } awe_pulley_spec;
 
@@ -124,6 +137,13 @@ typedef struct {
   double init_vel;        /* [m/s] */
   int brake, speed_controlled;
   double friction_epsilon;
+  /* SymbolicAWEModels 0.14 columns (older: f_coulomb, c_vf); NAN: settings winch.f_coulomb,
+   * winch.c_vf */
+  double coulomb_friction, viscous_coefficient; /* [N], [N s/m] */
+  /* awesim extension: the damper of the winch's tether segments reads the endpoints alone (the
+   * form before SymbolicAWEModels 0.14, which charges reeling c v/n), for models calibrated
+   * with it */
+  int endpoint_damping;
   awe_loc loc;
 } awe_winch_spec;
 
@@ -139,6 +159,10 @@ typedef struct {
   awe_ref transform;
   awe_wref origin, z_ref[2], y_ref[2];
   double y_damping, angular_damping, aero_scale_chord, aero_z_offset;
+  /* SymbolicAWEModels 0.15: angular_damping as the per-axis vector [1/s] (principal axes);
+   * given: it replaces angular_damping and y_damping ([a, a + y_damping, a]) */
+  double angular_damping_vec[3];
+  int has_angular_damping_vec;
   double pos_cad[3];
   int has_pos_cad;
   /* awesim extension: the wing's ground station, a STATIC point or a world position [m] */
@@ -422,7 +446,14 @@ struct awe_spec {
   int ndocs;
   awe_spec_file *files;    /* every file read, newest first (awe_spec_note_file) */
   const struct awe_ynode *vars; /* 'variables:' of the structure being read, else NULL */
+  const char *deprecated[32];   /* old spellings warned about (one line each) */
+  int ndeprecated;
 };
+
+/* An old spelling that still loads: one warning line per key (the old spelling) and spec,
+ * saying the current spelling (key must outlive the spec: a literal or awe_spec_strdup). */
+void awe_spec_deprecated(awe_spec *s, const awe_loc *loc, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Pool allocation for spec data (zeroed). Returns NULL when out of memory. */
 void *awe_spec_alloc(awe_spec *s, size_t n);

@@ -392,7 +392,10 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
     static const char *const dk[2] = {"angular_damping", "y_damping"};
     for (int j = 0; j < 2; j++) { /* where a damping was set, for model_validate's warning */
       const awe_ynode *d = awe_ymap_get(v, dk[j]);
-      if (d && d->kind != AWE_Y_NULL) W->damping_loc[j] = d->loc;
+      if (d && d->kind != AWE_Y_NULL) {
+        W->damping_loc[j] = d->loc;
+        W->has_angular_damping_vec = 0; /* the scalar pair [a, a + y, a] again */
+      }
     }
   }
   return AWE_OK;

@@ -1,12 +1,18 @@
 /* spec_struct_yaml.c: structural geometry YAML (SymbolicAWEModels formats) -> awe_struct_spec.
  *
- * Accepts every name variant seen across SymbolicAWEModels versions:
- * groups / twist_surfaces / stations; type / dynamics_type; REFINE = PARTICLE_DYNAMICS,
- * QUATERNION = RIGID_DYNAMICS; WING and BODY_STATIC points; FIXED = STATIC; legacy columns
- * idx/id, mass, axial_stiffness, axial_damping, point_ids, reference_chord_frac, init_len.
+ * The columns of SymbolicAWEModels 0.17 (0.14: youngs_modulus, damping_per_stiffness,
+ * compression_damping_frac, pulley efficiency, winch coulomb_friction / viscous_coefficient;
+ * 0.15: the wing's angular_damping vector; 0.17: stations). Old spellings still load, each
+ * warned about once (awe_spec_deprecated) with its current spelling: the blocks materials /
+ * elements / segment_properties, groups and twist_surfaces (stations); a wing's type
+ * (dynamics_type), y_damping, REFINE (PARTICLE_DYNAMICS), QUATERNION (RIGID_DYNAMICS); the
+ * columns idx/id, mass, axial_stiffness, axial_damping, point_ids, reference_chord_frac,
+ * init_len, init_unstretched_length, winch_point_idx, f_coulomb, c_vf; integer indices.
+ * Accepted silently: WING and BODY_STATIC points, FIXED = STATIC.
  * Names are resolved later (model_build.c), so forward references are fine.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,9 +24,41 @@
 
 static awe_status row_name(awe_spec *s, const awe_row *r, const char **out, awe_err *err) {
   awe_status st;
+  for (int k = 0; k < 2 && !awe_row_get(r, "name"); k++) {
+    static const char *const old[2] = {"idx", "id"};
+    const awe_ynode *c = awe_row_get(r, old[k]);
+    if (c)
+      awe_spec_deprecated(s, &c->loc, old[k],
+                          "column '%s' is an old spelling (older SymbolicAWEModels files); the "
+                          "current spelling is 'name'", old[k]);
+  }
   *out = awe_row_name(s, r, err, &st);
   if (st) return st;
   return *out ? AWE_OK : awe_err_set(err, AWE_ENOMEM, "out of memory");
+}
+
+
+/* "SymbolicAWEModels < since" or, with since NULL, "older SymbolicAWEModels files" */
+static const char *vers(char *buf, size_t n, const char *since) {
+  if (since) snprintf(buf, n, "SymbolicAWEModels < %s", since);
+  else snprintf(buf, n, "older SymbolicAWEModels files");
+  return buf;
+}
+
+
+/* The cell of column col when given, else of its old spelling old (warned once); since: the
+ * SymbolicAWEModels version that renamed it, NULL when not known. */
+static const char *col_or_old(awe_spec *s, const awe_row *r, const char *col, const char *old,
+                              const char *block, const char *since) {
+  if (awe_row_get(r, col) || !awe_row_get(r, old)) return col;
+  char key[96], v[64];
+  snprintf(key, sizeof(key), "%s.%s", block, old);
+  const char *k = awe_spec_strdup(s, key);
+  if (k)
+    awe_spec_deprecated(s, &awe_row_get(r, old)->loc, k,
+                        "%s: column '%s' is an old spelling (%s); the current spelling is '%s'",
+                        block, old, vers(v, sizeof(v), since), col);
+  return old;
 }
 
 
@@ -28,10 +66,15 @@ static awe_status row_name(awe_spec *s, const awe_row *r, const char **out, awe_
 typedef struct {
   const char *name;
   int value;
+  const char *current, *since; /* an old spelling: the current one, the version that renamed */
 } enum_name;
 
-static awe_status parse_enum(const awe_ynode *n, const char *what, const enum_name *names,
-                             int nnames, int def, int required, int *out, awe_err *err) {
+static awe_status enum_unknown(const awe_ynode *n, const char *what, const enum_name *names,
+                               int nnames, awe_err *err);
+
+static awe_status parse_enum(awe_spec *s, const awe_ynode *n, const char *what,
+                             const enum_name *names, int nnames, int def, int required, int *out,
+                             awe_err *err) {
   if (awe_ynode_is_nothing(n)) {
     if (required)
       return awe_err_at(err, AWE_EINVAL, n ? &n->loc : NULL, "%s: a value is required", what);
@@ -42,10 +85,23 @@ static awe_status parse_enum(const awe_ynode *n, const char *what, const enum_na
     for (int i = 0; i < nnames; i++) {
       if (!strcmp(n->str, names[i].name)) {
         *out = names[i].value;
+        char v[64];
+        if (names[i].current && s)
+          awe_spec_deprecated(s, &n->loc, names[i].name,
+                              "%s: '%s' is an old spelling (%s); the current spelling is '%s'",
+                              what, names[i].name, vers(v, sizeof(v), names[i].since),
+                              names[i].current);
         return AWE_OK;
       }
     }
   }
+  *out = def;
+  return enum_unknown(n, what, names, nnames, err);
+}
+
+
+static awe_status enum_unknown(const awe_ynode *n, const char *what, const enum_name *names,
+                               int nnames, awe_err *err) {
   const char *cands[32];
   char list[512] = "";
   size_t off = 0;
@@ -131,7 +187,18 @@ static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *wha
   static const char *const c_f[] = {"compression_frac"};
   static const char *const c_r[] = {"density"};
   static const char *const c_m[] = {"material"};
+  static const char *const c_e[] = {"youngs_modulus"};
+  static const char *const c_ds[] = {"damping_per_stiffness"};
+  static const char *const c_cd[] = {"compression_damping_frac"};
   memset(p, 0, sizeof(*p));
+  for (int k = 0; k < 2; k++) {
+    static const char *const oldc[2] = {"axial_stiffness", "axial_damping"};
+    static const char *const newc[2] = {"unit_stiffness", "unit_damping"};
+    if (!awe_row_get(r, newc[k]) && awe_row_get(r, oldc[k]))
+      awe_spec_deprecated(s, &awe_row_get(r, oldc[k])->loc, oldc[k],
+                 "%s: column '%s' is an old spelling (older SymbolicAWEModels files); the "
+                 "current spelling is '%s'", what, oldc[k], newc[k]);
+  }
   double dummy;
   AWE_TRY(prop_cell(s, r, c_m, 1, what, &dummy, p, err));
   if (!isnan(dummy))
@@ -142,6 +209,18 @@ static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *wha
   AWE_TRY(prop_cell(s, r, c_c, 2, what, &p->unit_damping, p, err));
   AWE_TRY(prop_cell(s, r, c_f, 1, what, &p->compression_frac, p, err));
   AWE_TRY(prop_cell(s, r, c_r, 1, what, &p->density, p, err));
+  AWE_TRY(prop_cell(s, r, c_e, 1, what, &p->youngs_modulus, p, err));
+  AWE_TRY(prop_cell(s, r, c_ds, 1, what, &p->damping_per_stiffness, p, err));
+  AWE_TRY(prop_cell(s, r, c_cd, 1, what, &p->compression_damping_frac, p, err));
+  /* SymbolicAWEModels 0.14: giving both forms of the same quantity is an error */
+  if (!isnan(p->unit_stiffness) && !isnan(p->youngs_modulus))
+    return awe_err_at(err, AWE_EINVAL, &awe_row_get(r, "youngs_modulus")->loc,
+                      "%s: give unit_stiffness (EA [N]) or youngs_modulus (E [Pa]), not both",
+                      what);
+  if (!isnan(p->unit_damping) && !isnan(p->damping_per_stiffness))
+    return awe_err_at(err, AWE_EINVAL, &awe_row_get(r, "damping_per_stiffness")->loc,
+                      "%s: give unit_damping ([N s]) or damping_per_stiffness ([s]), not both",
+                      what);
   return AWE_OK;
 }
 
@@ -149,9 +228,9 @@ static awe_status read_line_props(awe_spec *s, const awe_row *r, const char *wha
 /* ---- points ------------------------------------------------------------------------------- */
 
 static const enum_name point_types[] = {
-    {"STATIC", AWE_PT_STATIC},           {"FIXED", AWE_PT_STATIC},
-    {"DYNAMIC", AWE_PT_DYNAMIC},         {"QUASI_STATIC", AWE_PT_QUASI_STATIC},
-    {"WING", AWE_PT_WING},               {"BODY_STATIC", AWE_PT_WING},
+    {"STATIC", AWE_PT_STATIC, NULL, NULL},   {"FIXED", AWE_PT_STATIC, NULL, NULL},
+    {"DYNAMIC", AWE_PT_DYNAMIC, NULL, NULL}, {"QUASI_STATIC", AWE_PT_QUASI_STATIC, NULL, NULL},
+    {"WING", AWE_PT_WING, NULL, NULL},       {"BODY_STATIC", AWE_PT_WING, NULL, NULL},
 };
 
 static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
@@ -186,13 +265,13 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       return awe_err_at(err, AWE_EINVAL, tn ? &tn->loc : &r->node->loc,
                         "%s: required value 'type' is missing (STATIC, DYNAMIC, QUASI_STATIC, "
                         "WING)", what);
-    AWE_TRY(parse_enum(tn, w, point_types, AWE_ARRLEN(point_types), 0, 1, &ty, err));
+    AWE_TRY(parse_enum(s, tn, w, point_types, AWE_ARRLEN(point_types), 0, 1, &ty, err));
     p->type = (awe_point_type)ty;
     snprintf(w, sizeof(w), "%s: wing_idx", what);
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, "wing_idx"), w, &p->wing, err));
     snprintf(w, sizeof(w), "%s: transform_idx", what);
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, "transform_idx"), w, &p->transform, err));
-    const char *mcol = awe_row_get(r, "extra_mass") ? "extra_mass" : "mass";
+    const char *mcol = col_or_old(s, r, "extra_mass", "mass", "points", NULL);
     AWE_TRY(awe_row_opt_double(r, mcol, what, 0.0, &p->extra_mass, err));
     AWE_TRY(awe_row_opt_vec3(r, "body_frame_damping", what, zero, 1, p->bfd, err));
     AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
@@ -209,7 +288,8 @@ static awe_status read_segments(awe_spec *s, const awe_ynode *blk, awe_err *err)
   static const char *const cols[] = {"name", "idx", "id", "point_i", "point_j", "type", "l0",
                                      "diameter_mm", "unit_stiffness", "unit_damping",
                                      "axial_stiffness", "axial_damping", "compression_frac",
-                                     "density", "material"};
+                                     "density", "material", "youngs_modulus",
+                                     "damping_per_stiffness", "compression_damping_frac"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "segments", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -242,12 +322,13 @@ static awe_status read_segments(awe_spec *s, const awe_ynode *blk, awe_err *err)
 /* ---- pulleys ------------------------------------------------------------------------------ */
 
 static const enum_name dyn_types[] = {
-    {"DYNAMIC", AWE_DYN_DYNAMIC}, {"QUASI_STATIC", AWE_DYN_QUASI_STATIC},
-    {"STATIC", AWE_DYN_STATIC},   {"FIXED", AWE_DYN_STATIC}};
+    {"DYNAMIC", AWE_DYN_DYNAMIC, NULL, NULL}, {"QUASI_STATIC", AWE_DYN_QUASI_STATIC, NULL, NULL},
+    {"STATIC", AWE_DYN_STATIC, NULL, NULL},   {"FIXED", AWE_DYN_STATIC, NULL, NULL}};
 
 static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) {
-  static const char *const cols[] = {"name", "idx", "id", "segment_i", "segment_j", "type",
-                                     "efficiency"};
+  static const char *const cols[] = {"name", "idx", "id", "segment_i", "segment_j", "segments",
+                                     "type", "efficiency", "friction_epsilon", "damping",
+                                     "damping_rate", "brake"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "pulleys", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -262,8 +343,14 @@ static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     snprintf(what, sizeof(what), "pulley '%s'", p->name);
     p->loc = r->node->loc;
     static const char *const ends[2] = {"segment_i", "segment_j"};
+    const awe_ynode *pair = awe_row_get(r, "segments"); /* awesIO's [segment_a, segment_b] */
+    if (!awe_ynode_is_nothing(pair) &&
+        (pair->kind != AWE_Y_SEQ || pair->n != 2 || awe_row_get(r, "segment_i")))
+      return awe_err_at(err, AWE_EINVAL, &pair->loc,
+                        "%s: segments must be a pair [segment_i, segment_j] (and replaces the "
+                        "columns segment_i, segment_j)", what);
     for (int k = 0; k < 2; k++) {
-      const awe_ynode *c = awe_row_get(r, ends[k]);
+      const awe_ynode *c = awe_ynode_is_nothing(pair) ? awe_row_get(r, ends[k]) : pair->items[k];
       snprintf(w, sizeof(w), "%s: %s", what, ends[k]);
       AWE_TRY(awe_parse_ref(s, c, w, &p->seg[k], err));
       if (!AWE_REF_GIVEN(p->seg[k]))
@@ -272,8 +359,15 @@ static awe_status read_pulleys(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     }
     int ty;
     snprintf(w, sizeof(w), "%s: type", what);
-    AWE_TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 2, AWE_DYN_DYNAMIC, 0, &ty, err));
+    AWE_TRY(parse_enum(s, awe_row_get(r, "type"), w, dyn_types, 2, AWE_DYN_DYNAMIC, 0, &ty, err));
     p->type = (awe_dyn_type)ty;
+    /* SymbolicAWEModels 0.14: a sheave passing on 0.95 of the line tension */
+    AWE_TRY(awe_row_opt_double(r, "efficiency", what, 0.95, &p->efficiency, err));
+    AWE_TRY(awe_row_opt_double(r, "friction_epsilon", what, AWE_PULLEY_FRICTION_EPS,
+                               &p->friction_epsilon, err));
+    AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &p->damping, err));
+    AWE_TRY(awe_row_opt_double(r, "damping_rate", what, 0.0, &p->damping_rate, err));
+    AWE_TRY(awe_row_opt_bool(r, "brake", what, 0, &p->brake, err));
   }
   return AWE_OK;
 }
@@ -300,6 +394,7 @@ static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bna
     snprintf(what, sizeof(what), "group '%s'", g->name);
     g->loc = r->node->loc;
     static const char *const pcols[] = {"point_idxs", "point_ids", "points"};
+    if (!awe_row_get(r, "points")) col_or_old(s, r, "point_idxs", "point_ids", bname, NULL);
     const awe_ynode *pl = awe_row_get_any(r, pcols, 3);
     snprintf(w, sizeof(w), "%s: point_idxs", what);
     AWE_TRY(awe_parse_ref_list(s, pl, w, &g->points, &g->npoint, err));
@@ -308,9 +403,9 @@ static awe_status read_groups(awe_spec *s, const awe_ynode *blk, const char *bna
                         "%s: needs a list of points (point_idxs)", what);
     int ty;
     snprintf(w, sizeof(w), "%s: type", what);
-    AWE_TRY(parse_enum(awe_row_get(r, "type"), w, dyn_types, 4, AWE_DYN_DYNAMIC, 0, &ty, err));
+    AWE_TRY(parse_enum(s, awe_row_get(r, "type"), w, dyn_types, 4, AWE_DYN_DYNAMIC, 0, &ty, err));
     g->type = (awe_dyn_type)ty;
-    const char *mf = awe_row_get(r, "moment_frac") ? "moment_frac" : "reference_chord_frac";
+    const char *mf = col_or_old(s, r, "moment_frac", "reference_chord_frac", bname, NULL);
     AWE_TRY(awe_row_opt_double(r, mf, what, 0.25, &g->moment_frac, err));
     AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &g->damping, err));
   }
@@ -326,7 +421,7 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
       "material", "diameter_mm", "unit_stiffness", "unit_damping", "axial_stiffness",
       "axial_damping", "compression_frac", "density", "init_stretched_length",
       "init_tether_force", "init_stretch_frac", "init_len", "init_unstretched_length",
-      "winch_point_idx"};
+      "winch_point_idx", "youngs_modulus", "damping_per_stiffness", "compression_damping_frac"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "tethers", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -350,6 +445,7 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, "end_point"), w, &x->end, err));
     if (!AWE_REF_GIVEN(x->end)) {
       /* legacy: the winch (ground) point of an explicit tether */
+      col_or_old(s, r, "end_point", "winch_point_idx", "tethers", NULL);
       snprintf(w, sizeof(w), "%s: winch_point_idx", what);
       AWE_TRY(awe_parse_ref(s, awe_row_get(r, "winch_point_idx"), w, &x->end, err));
     }
@@ -365,6 +461,7 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     AWE_TRY(awe_row_opt_double(r, "init_stretched_length", what, NAN, &x->init_stretched_length,
                            err));
     if (isnan(x->init_stretched_length) && awe_row_get(r, "init_len")) {
+      col_or_old(s, r, "init_stretched_length", "init_len", "tethers", NULL);
       AWE_TRY(awe_row_opt_double(r, "init_len", what, NAN, &x->init_stretched_length, err));
     }
     AWE_TRY(awe_row_opt_double(r, "init_tether_force", what, NAN, &x->init_tether_force, err));
@@ -381,11 +478,11 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
                           "init_stretch_frac; give those instead", what);
       AWE_TRY(awe_row_opt_double(r, "init_unstretched_length", what, NAN,
                                  &x->init_stretched_length, err));
-      awe_warn(&s->warnings, &iu->loc,
-               "%s: init_unstretched_length (SymbolicAWEModels < v0.11) read as "
-               "init_stretched_length %g m with no initial stretch; the current spelling is "
-               "init_stretched_length with init_tether_force or init_stretch_frac", what,
-               x->init_stretched_length);
+      awe_spec_deprecated(s, &iu->loc, "init_unstretched_length",
+                          "%s: init_unstretched_length (SymbolicAWEModels < v0.11) read as "
+                          "init_stretched_length %g m with no initial stretch; the current "
+                          "spelling is init_stretched_length with init_tether_force or "
+                          "init_stretch_frac", what, x->init_stretched_length);
     }
   }
   return AWE_OK;
@@ -397,7 +494,9 @@ static awe_status read_tethers(awe_spec *s, const awe_ynode *blk, awe_err *err) 
 static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "tether_idxs", "tethers",
                                      "winch_point", "init_vel", "brake", "speed_controlled",
-                                     "friction_epsilon", "model"};
+                                     "friction_epsilon", "model", "coulomb_friction",
+                                     "viscous_coefficient", "f_coulomb", "c_vf",
+                                     "endpoint_damping"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "winches", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -423,7 +522,14 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
     AWE_TRY(awe_row_opt_double(r, "init_vel", what, 0.0, &x->init_vel, err));
     AWE_TRY(awe_row_opt_bool(r, "brake", what, 0, &x->brake, err));
     AWE_TRY(awe_row_opt_bool(r, "speed_controlled", what, 0, &x->speed_controlled, err));
+    AWE_TRY(awe_row_opt_bool(r, "endpoint_damping", what, 0, &x->endpoint_damping, err));
     AWE_TRY(awe_row_opt_double(r, "friction_epsilon", what, 6.0, &x->friction_epsilon, err));
+    /* SymbolicAWEModels 0.14 renamed Winch.f_coulomb and c_vf (the settings keys keep their
+     * names: KiteUtils owns them) */
+    const char *fc = col_or_old(s, r, "coulomb_friction", "f_coulomb", "winches", "0.14");
+    const char *vc = col_or_old(s, r, "viscous_coefficient", "c_vf", "winches", "0.14");
+    AWE_TRY(awe_row_opt_double(r, fc, what, NAN, &x->coulomb_friction, err));
+    AWE_TRY(awe_row_opt_double(r, vc, what, NAN, &x->viscous_coefficient, err));
   }
   return AWE_OK;
 }
@@ -432,8 +538,10 @@ static awe_status read_winches(awe_spec *s, const awe_ynode *blk, awe_err *err) 
 /* ---- wings -------------------------------------------------------------------------------- */
 
 static const enum_name wing_types[] = {
-    {"RIGID_DYNAMICS", AWE_WING_RIGID},       {"QUATERNION", AWE_WING_RIGID},
-    {"PARTICLE_DYNAMICS", AWE_WING_PARTICLE}, {"REFINE", AWE_WING_PARTICLE}};
+    {"RIGID_DYNAMICS", AWE_WING_RIGID, NULL, NULL},
+    {"QUATERNION", AWE_WING_RIGID, "RIGID_DYNAMICS", NULL},
+    {"PARTICLE_DYNAMICS", AWE_WING_PARTICLE, NULL, NULL},
+    {"REFINE", AWE_WING_PARTICLE, "PARTICLE_DYNAMICS", NULL}};
 
 /* aero_mode spellings are case- and underscore-insensitive: normalise before matching */
 awe_status awe_spec_parse_aero_mode(const awe_ynode *n, const char *what, awe_aero_mode *out,
@@ -541,7 +649,9 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     if (awe_ynode_is_nothing(tn)) {
       tn = awe_row_get(r, "type");
       if (!awe_ynode_is_nothing(tn))
-        awe_warn(&s->warnings, &tn->loc, "%s: 'type' is deprecated, use 'dynamics_type'", what);
+        awe_spec_deprecated(s, &tn->loc, "wings.type",
+                            "%s: column 'type' is an old spelling (older SymbolicAWEModels "
+                            "files); the current spelling is 'dynamics_type'", what);
     }
     if (awe_ynode_is_nothing(tn))
       return awe_err_at(err, AWE_EINVAL, &r->node->loc,
@@ -549,15 +659,23 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
                         what);
     int ty;
     snprintf(w, sizeof(w), "%s: dynamics_type", what);
-    AWE_TRY(parse_enum(tn, w, wing_types, AWE_ARRLEN(wing_types), 0, 1, &ty, err));
+    AWE_TRY(parse_enum(s, tn, w, wing_types, AWE_ARRLEN(wing_types), 0, 1, &ty, err));
     x->type = (awe_wing_type)ty;
     x->type_given = 1;
     snprintf(w, sizeof(w), "%s: aero_mode", what);
     AWE_TRY(awe_spec_parse_aero_mode(awe_row_get(r, "aero_mode"), w, &x->aero_mode, err));
-    static const char *const gcols[] = {"twist_surfaces", "groups", "stations"};
-    snprintf(w, sizeof(w), "%s: twist_surfaces", what);
+    static const char *const gcols[] = {"stations", "twist_surfaces", "groups"};
+    for (int k = 1; k < 3 && !awe_row_get(r, "stations"); k++)
+      if (awe_row_get(r, gcols[k]))
+        awe_spec_deprecated(s, &awe_row_get(r, gcols[k])->loc, k == 1 ? "wings.twist_surfaces"
+                                                                        : "wings.groups",
+                            "%s: column '%s' is an old spelling (%s); the current spelling is "
+                            "'stations'", what, gcols[k],
+                            k == 1 ? "SymbolicAWEModels < 0.17" : "older SymbolicAWEModels files");
+    snprintf(w, sizeof(w), "%s: stations", what);
     AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, gcols, 3), w, &x->groups, &x->ngroup, err));
     static const char *const pcols[] = {"point_idxs", "point_ids"};
+    col_or_old(s, r, "point_idxs", "point_ids", "wings", NULL);
     snprintf(w, sizeof(w), "%s: point_idxs", what);
     AWE_TRY(awe_parse_ref_list(s, awe_row_get_any(r, pcols, 2), w, &x->points, &x->npoint, err));
     snprintf(w, sizeof(w), "%s: transform_idx", what);
@@ -575,8 +693,29 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       AWE_TRY(awe_parse_wref(s, c->items[0], w, &pair[0], err));
       AWE_TRY(awe_parse_wref(s, c->items[1], w, &pair[1], err));
     }
-    AWE_TRY(awe_row_opt_double(r, "y_damping", what, 150.0, &x->y_damping, err));
-    AWE_TRY(awe_row_opt_double(r, "angular_damping", what, 0.0, &x->angular_damping, err));
+    /* SymbolicAWEModels 0.15: angular_damping is the per-axis vector (principal axes, default
+     * [0, 150, 0]; a scalar is broadcast), y_damping is gone; before, the axes got
+     * [a, a + y_damping, a] */
+    const awe_ynode *yd = awe_row_get(r, "y_damping"), *ad = awe_row_get(r, "angular_damping");
+    if (!awe_ynode_is_nothing(yd)) {
+      awe_spec_deprecated(s, &yd->loc, "wings.y_damping",
+                          "%s: column 'y_damping' is an old spelling (SymbolicAWEModels < 0.15, "
+                          "pitch damping added to angular_damping); the current spelling is "
+                          "angular_damping: [a, a + y_damping, a]", what);
+      AWE_TRY(awe_row_opt_double(r, "y_damping", what, 150.0, &x->y_damping, err));
+      AWE_TRY(awe_row_opt_double(r, "angular_damping", what, 0.0, &x->angular_damping, err));
+    } else if (!awe_ynode_is_nothing(ad)) {
+      static const double none[3] = {0.0, 0.0, 0.0};
+      AWE_TRY(awe_row_opt_vec3(r, "angular_damping", what, none, 1, x->angular_damping_vec,
+                               err));
+      x->has_angular_damping_vec = 1;
+      /* the scalar pair where it says the same (x and z equal) */
+      x->angular_damping = x->angular_damping_vec[0];
+      x->y_damping = x->angular_damping_vec[1] - x->angular_damping_vec[0];
+    } else {
+      x->y_damping = 150.0;
+      x->angular_damping = 0.0;
+    }
     AWE_TRY(awe_row_opt_double(r, "aero_scale_chord", what, 0.0, &x->aero_scale_chord, err));
     AWE_TRY(awe_row_opt_double(r, "aero_z_offset", what, 0.0, &x->aero_z_offset, err));
     snprintf(w, sizeof(w), "%s: unsteady", what);
@@ -712,8 +851,18 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
 static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_struct_spec *ss = &s->structure;
   static const char *const mats[] = {"materials", "elements", "segment_properties"};
-  for (int j = 0; j < 3; j++)
-    if (awe_ymap_get(root, mats[j])) AWE_TRY(read_materials(s, awe_ymap_get(root, mats[j]), mats[j], err));
+  for (int j = 0; j < 3; j++) {
+    const awe_ynode *mb = awe_ymap_get(root, mats[j]);
+    if (!mb) continue;
+    for (int i = 0; i < root->n; i++)
+      if (!strcmp(root->keys[i]->str, mats[j]))
+        awe_spec_deprecated(s, &root->keys[i]->loc, mats[j],
+                            "block '%s' is an old spelling (SymbolicAWEModels 0.14 removed it); "
+                            "the current spelling is a mapping variable in 'variables:' (e.g. "
+                            "dyneema: {youngs_modulus: 55.0e9, damping_per_stiffness: 0.002, "
+                            "density: 724.0}) named in the rows' columns", mats[j]);
+    AWE_TRY(read_materials(s, mb, mats[j], err));
+  }
   const awe_ynode *pts = awe_ymap_get(root, "points");
   if (!pts)
     return awe_err_at(err, AWE_EINVAL, &root->loc, "the structure has no 'points' block");
@@ -725,6 +874,13 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
   const char *gname = awe_ymap_get(root, "twist_surfaces") ? "twist_surfaces"
                       : awe_ymap_get(root, "stations")     ? "stations"
                                                            : "groups";
+  for (int i = 0; i < root->n; i++)
+    if (strcmp(gname, "stations") && !strcmp(root->keys[i]->str, gname) &&
+        awe_ymap_get(root, gname)->kind != AWE_Y_NULL)
+      awe_spec_deprecated(s, &root->keys[i]->loc, gname,
+                          "block '%s' is an old spelling (%s); the current spelling is 'stations'",
+                          gname, !strcmp(gname, "groups") ? "older SymbolicAWEModels files"
+                                                          : "SymbolicAWEModels < 0.17");
   AWE_TRY(read_groups(s, awe_ymap_get(root, gname), gname, err));
   AWE_TRY(read_tethers(s, awe_ymap_get(root, "tethers"), err));
   AWE_TRY(read_winches(s, awe_ymap_get(root, "winches"), err));

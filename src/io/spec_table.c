@@ -18,6 +18,55 @@ static int row_skipped(const awe_ynode *r) {
 }
 
 
+/* A block written as a mapping of names to mappings ({main_wing: {dynamics_type: ...}}): the
+ * list of its rows, each the mapping with 'name' added (a row's own 'name' key wins). NULL
+ * when node is not of that form. */
+static const awe_ynode *named_rows(awe_spec *s, const awe_ynode *node, awe_err *err,
+                                   awe_status *st) {
+  *st = AWE_OK;
+  if (node->kind != AWE_Y_MAP || node->n == 0) return NULL;
+  for (int i = 0; i < node->n; i++) {
+    const char *k = node->keys[i]->str;
+    if (!strcmp(k, "headers") || !strcmp(k, "data") || node->items[i]->kind != AWE_Y_MAP)
+      return NULL;
+  }
+  awe_ynode *list = awe_spec_alloc(s, sizeof(*list));
+  awe_ynode *key = awe_spec_alloc(s, sizeof(*key));
+  if (!list || !key ||
+      !(list->items = awe_spec_alloc(s, sizeof(*list->items) * (size_t)node->n)))
+    goto oom;
+  list->loc = node->loc;
+  list->kind = AWE_Y_SEQ;
+  list->str = "";
+  list->n = list->cap = node->n;
+  key->kind = AWE_Y_SCALAR;
+  key->str = "name";
+  for (int i = 0; i < node->n; i++) {
+    const awe_ynode *v = node->items[i];
+    if (awe_ymap_get(v, "name")) {
+      list->items[i] = (awe_ynode *)v;
+      continue;
+    }
+    awe_ynode *r = awe_spec_alloc(s, sizeof(*r));
+    if (!r) goto oom;
+    *r = *v;
+    r->n = r->cap = v->n + 1;
+    r->items = awe_spec_alloc(s, sizeof(*r->items) * (size_t)r->n);
+    r->keys = awe_spec_alloc(s, sizeof(*r->keys) * (size_t)r->n);
+    if (!r->items || !r->keys) goto oom;
+    r->keys[0] = key;
+    r->items[0] = node->keys[i];
+    memcpy(r->keys + 1, v->keys, sizeof(*r->keys) * (size_t)v->n);
+    memcpy(r->items + 1, v->items, sizeof(*r->items) * (size_t)v->n);
+    list->items[i] = r;
+  }
+  return list;
+oom:
+  *st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+  return NULL;
+}
+
+
 awe_status awe_table_read(awe_spec *s, const awe_ynode *node, const char *block,
                           const char *const *allowed, int nallowed, awe_table *t, awe_err *err) {
   memset(t, 0, sizeof(*t));
@@ -25,7 +74,12 @@ awe_status awe_table_read(awe_spec *s, const awe_ynode *node, const char *block,
   t->node = node;
   if (!node || node->kind == AWE_Y_NULL) return AWE_OK;
   const awe_ynode *data = NULL;
-  if (node->kind == AWE_Y_MAP) {
+  awe_status nst;
+  const awe_ynode *named = named_rows(s, node, err, &nst);
+  if (nst) return nst;
+  if (named) {
+    data = named;
+  } else if (node->kind == AWE_Y_MAP) {
     static const char *const keys[] = {"headers", "data"};
     for (int i = 0; i < node->n; i++) {
       const char *k = node->keys[i]->str;
@@ -235,6 +289,10 @@ awe_status awe_parse_ref(awe_spec *s, const awe_ynode *n, const char *what, awe_
       return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: index %d must be positive (1-based)",
                         what, idx);
     out->index = idx;  /* 0 = none, as SymbolicAWEModels' transform_idx: 0 */
+    if (idx > 0 && s)
+      awe_spec_deprecated(s, &n->loc, "integer index",
+                          "%s: the integer index %d is an old spelling (1-based row number); "
+                          "the current spelling is the component's name", what, idx);
     return AWE_OK;
   }
   if (!n->str[0])

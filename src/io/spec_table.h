@@ -1,7 +1,8 @@
 /* spec_table.h: reading SymbolicAWEModels "table" blocks row by row.
  *
  * A block is either {headers: [...], data: [[...], ...]} (list rows, padded with "not given"
- * when short) or {data: [{key: value}, ...]} / a bare list of mappings (dict rows). Rows that
+ * when short) or {data: [{key: value}, ...]} / a bare list of mappings (dict rows) / a mapping of
+ * names to mappings ({NAME: {key: value}, ...}: dict rows named by their keys). Rows that
  * are empty or whose first cell is a string starting with '#' are skipped, as the Julia loader
  * does. Column aliases of older file versions are mapped by the caller through row_get_any.
  */

@@ -129,6 +129,7 @@ typedef struct awe_model {
   double *segment_unit_k;     /* E*A [N] */
   double *segment_unit_c;     /* damping * length [N s] */
   double *segment_compression_frac; /* stiffness factor when slack [-] */
+  double *segment_compression_damping_frac; /* damping factor when slack [-] (SAM 0.14) */
   double *segment_density;    /* [kg/m^3] */
   int *segment_tether;        /* tether index or -1 */
   int *segment_pulley;        /* pulley index or -1 */
@@ -154,6 +155,7 @@ typedef struct awe_model {
   double *winch_init_vel;     /* [m/s] */
   int *winch_brake0;          /* braked at start */
   int *winch_speed_controlled;
+  int *winch_endpoint_damping; /* its tethers' dampers read the endpoints alone (segment.h) */
   int *winch_async;           /* 1: AsyncMachine (speed set-point), 0: TorqueControlledMachine */
   awe_async_machine *winch_machine; /* asynchronous machine constants (winch_machine.h) */
   double *winch_eta;          /* drive efficiency (settings winch.efficiency) [-] */
@@ -163,6 +165,11 @@ typedef struct awe_model {
   awe_dyn_type *pulley_type;
   double *pulley_sum_len;     /* l0_1 + l0_2 [m] */
   double *pulley_len0;        /* initial rest length of leg 1 [m] */
+  double *pulley_efficiency;  /* fraction of the line tension passed on [-] (pulley.h) */
+  double *pulley_friction_eps;/* speed smoothing the friction's sign [m/s] */
+  double *pulley_damping;     /* [N s/m] */
+  double *pulley_damping_rate;/* per unit rope mass [1/s] (awesim extension) */
+  int *pulley_brake;          /* holds its split (SAM 0.14 brake): rope speed 0 */
 
   /* groups (twist surfaces) */
   int *group_point_adr, *group_point_num, *group_points;
@@ -180,6 +187,8 @@ typedef struct awe_model {
   int *wing_ref_adr, *wing_ref_num, *wing_ref_pts;    /* 4 weighted sets: z1, z2, y1, y2 */
   double *wing_ref_w;                                  /* (set k of wing i at adr[4i+k]) */
   double *wing_y_damping, *wing_angular_damping, *wing_aero_scale_chord, *wing_aero_z_offset;
+  double *wing_ang_damp;      /* [3 nw] rate damping per principal axis [1/s]: the structure's
+                               * angular_damping vector (SAM 0.15), else [a, a + y, a] */
   /* unsteady aerodynamics (engine/unsteady.h; SymbolicAWEModels 0.17 UnsteadyAero) */
   double *wing_apparent_mass; /* scale of the thin-plate added mass, 0: off */
   unsigned char *wing_wagner; /* Wagner lift lag on (states wings.NAME.wagner_x1, _x2) */

@@ -15,7 +15,7 @@
 /* ---- line properties ---------------------------------------------------------------------- */
 
 typedef struct {
-  double d_m, unit_k, unit_c, cfrac, density;
+  double d_m, unit_k, unit_c, cfrac, cdfrac, density;
 } line_values;
 
 static awe_status line_resolve(awe_mb_builder *b, const awe_line_props *p, const char *owner,
@@ -42,9 +42,12 @@ static awe_status line_resolve(awe_mb_builder *b, const awe_line_props *p, const
   if (isnan(rho) && mat) rho = mat->density;
   if (isnan(rho)) rho = set->rho_tether;
   double area = M_PI * (dmm / 2000.0) * (dmm / 2000.0);
+  /* the row's own SymbolicAWEModels 0.14 columns before a (legacy) material */
+  if (isnan(k) && !isnan(p->youngs_modulus)) k = p->youngs_modulus * area;
   if (isnan(k) && mat) k = !isnan(mat->unit_stiffness) ? mat->unit_stiffness
                            : !isnan(mat->youngs_modulus) ? mat->youngs_modulus * area : NAN;
   if (isnan(k)) k = set->e_tether * area;
+  if (isnan(c) && !isnan(p->damping_per_stiffness)) c = p->damping_per_stiffness * k;
   if (isnan(c) && mat) c = !isnan(mat->unit_damping) ? mat->unit_damping
                            : !isnan(mat->damping_per_stiffness) ? mat->damping_per_stiffness * k
                                                                 : NAN;
@@ -53,6 +56,7 @@ static awe_status line_resolve(awe_mb_builder *b, const awe_line_props *p, const
   out->unit_k = k;
   out->unit_c = c;
   out->cfrac = isnan(p->compression_frac) ? 0.1 : p->compression_frac;
+  out->cdfrac = isnan(p->compression_damping_frac) ? 1.0 : p->compression_damping_frac;
   out->density = rho;
   return AWE_OK;
 }
@@ -100,6 +104,7 @@ awe_status awe_mb_points_segments(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->segment_unit_k, ns);
   AWE_MB_ALLOC(m->segment_unit_c, ns);
   AWE_MB_ALLOC(m->segment_compression_frac, ns);
+  AWE_MB_ALLOC(m->segment_compression_damping_frac, ns);
   AWE_MB_ALLOC(m->segment_density, ns);
   AWE_MB_ALLOC(m->segment_tether, ns);
   AWE_MB_ALLOC(m->segment_pulley, ns);
@@ -166,6 +171,7 @@ awe_status awe_mb_points_segments(awe_mb_builder *b, awe_err *err) {
     m->segment_unit_k[i] = lv.unit_k;
     m->segment_unit_c[i] = lv.unit_c;
     m->segment_compression_frac[i] = lv.cfrac;
+    m->segment_compression_damping_frac[i] = lv.cdfrac;
     m->segment_density[i] = lv.density;
     m->segment_l0[i] = g->l0;
     m->segment_tether[i] = -1;
@@ -236,6 +242,7 @@ awe_status awe_mb_tethers(awe_mb_builder *b, awe_err *err) {
         m->segment_unit_k[is] = lv.unit_k;
         m->segment_unit_c[is] = lv.unit_c;
         m->segment_compression_frac[is] = lv.cfrac;
+        m->segment_compression_damping_frac[is] = lv.cdfrac;
         m->segment_density[is] = lv.density;
         m->segment_pulley[is] = -1;
         m->segment_tether[is] = t;
@@ -377,6 +384,7 @@ awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->winch_init_vel, nw);
   AWE_MB_ALLOC(m->winch_brake0, nw);
   AWE_MB_ALLOC(m->winch_speed_controlled, nw);
+  AWE_MB_ALLOC(m->winch_endpoint_damping, nw);
   AWE_MB_ALLOC(m->winch_async, nw);
   AWE_MB_ALLOC(m->winch_machine, nw);
   AWE_MB_ALLOC(m->winch_eta, nw);
@@ -432,12 +440,13 @@ awe_status awe_mb_winches(awe_mb_builder *b, awe_err *err) {
     m->winch_drum_radius[w] = set->drum_radius;
     m->winch_gear_ratio[w] = set->gear_ratio;
     m->winch_inertia[w] = set->inertia_total;
-    m->winch_f_coulomb[w] = set->f_coulomb;
-    m->winch_c_vf[w] = set->c_vf;
+    m->winch_f_coulomb[w] = isnan(ws->coulomb_friction) ? set->f_coulomb : ws->coulomb_friction;
+    m->winch_c_vf[w] = isnan(ws->viscous_coefficient) ? set->c_vf : ws->viscous_coefficient;
     m->winch_friction_eps[w] = ws->friction_epsilon;
     m->winch_init_vel[w] = ws->init_vel;
     m->winch_brake0[w] = ws->brake;
     m->winch_speed_controlled[w] = ws->speed_controlled;
+    m->winch_endpoint_damping[w] = ws->endpoint_damping;
     /* a speed-controlled winch follows its input exactly: no machine */
     m->winch_async[w] = async && !ws->speed_controlled;
     m->winch_machine[w] = am;

@@ -22,6 +22,11 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->pulley_type, n);
   AWE_MB_ALLOC(m->pulley_sum_len, n);
   AWE_MB_ALLOC(m->pulley_len0, n);
+  AWE_MB_ALLOC(m->pulley_efficiency, n);
+  AWE_MB_ALLOC(m->pulley_friction_eps, n);
+  AWE_MB_ALLOC(m->pulley_damping, n);
+  AWE_MB_ALLOC(m->pulley_damping_rate, n);
+  AWE_MB_ALLOC(m->pulley_brake, n);
   const awe_loc **pl = awe_pool_array(m->pool, (size_t)(n ? n : 1), sizeof(*pl));
   if (!pl) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   for (int i = 0; i < n; i++) {
@@ -59,6 +64,27 @@ awe_status awe_mb_pulleys(awe_mb_builder *b, awe_err *err) {
                         "%s: segments '%s' and '%s' share no point, so no line can run over a "
                         "pulley between them", owner, m->segment_name[s0], m->segment_name[s1]);
     m->pulley_type[i] = p->type == AWE_DYN_STATIC ? AWE_DYN_DYNAMIC : p->type;
+    m->pulley_efficiency[i] = p->efficiency;
+    m->pulley_friction_eps[i] = p->friction_epsilon;
+    m->pulley_damping[i] = p->damping;
+    m->pulley_damping_rate[i] = p->damping_rate;
+    m->pulley_brake[i] = p->brake;
+    if (p->brake && p->type == AWE_DYN_QUASI_STATIC)
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: brake holds the rope split of a DYNAMIC "
+                        "pulley; a QUASI_STATIC pulley has no split state to hold", owner);
+    if (!(p->efficiency > 0.0 && p->efficiency <= 1.0))
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: efficiency %s is out of range "
+                        "(allowed: 0 < efficiency <= 1; 1 is a frictionless sheave)", owner,
+                        awe_num_str(p->efficiency).s);
+    if (!(p->friction_epsilon > 0.0) || !isfinite(p->friction_epsilon))
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: friction_epsilon %s m/s must be > 0",
+                        owner, awe_num_str(p->friction_epsilon).s);
+    if (!(p->damping >= 0.0) || !isfinite(p->damping))
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: damping %s N s/m must be >= 0", owner,
+                        awe_num_str(p->damping).s);
+    if (!(p->damping_rate >= 0.0) || !isfinite(p->damping_rate))
+      return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: damping_rate %s 1/s must be >= 0", owner,
+                        awe_num_str(p->damping_rate).s);
     if (p->type == AWE_DYN_STATIC)
       return awe_err_at(err, AWE_EINVAL, &p->loc, "%s: type must be DYNAMIC or QUASI_STATIC",
                         owner);
@@ -96,6 +122,7 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->wing_ref_num, 4 * nw);
   AWE_MB_ALLOC(m->wing_y_damping, nw);
   AWE_MB_ALLOC(m->wing_angular_damping, nw);
+  AWE_MB_ALLOC(m->wing_ang_damp, 3 * nw);
   AWE_MB_ALLOC(m->wing_aero_scale_chord, nw);
   AWE_MB_ALLOC(m->wing_aero_z_offset, nw);
   AWE_MB_ALLOC(m->wing_apparent_mass, nw);
@@ -172,6 +199,10 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
                                                             : AWE_AERO_LINEARIZED;
     m->wing_y_damping[i] = w->y_damping;
     m->wing_angular_damping[i] = w->angular_damping;
+    for (int k = 0; k < 3; k++)
+      m->wing_ang_damp[3 * i + k] = w->has_angular_damping_vec
+                                        ? w->angular_damping_vec[k]
+                                        : w->angular_damping + (k == 1 ? w->y_damping : 0.0);
     m->wing_aero_scale_chord[i] = w->aero_scale_chord;
     m->wing_aero_z_offset[i] = w->aero_z_offset;
     m->wing_apparent_mass[i] = w->apparent_mass;

@@ -144,6 +144,11 @@ static awe_status check_segments(const awe_model *m, const awe_spec *s, awe_diag
       return awe_err_at(err, AWE_EINVAL, loc,
                         "segment '%s': compression_frac %s is out of range (0 ... 1)", nm,
                         awe_num_str(cf).s);
+    double cdf = m->segment_compression_damping_frac[i];
+    if (!(cdf >= 0 && cdf <= 1))
+      return awe_err_at(err, AWE_EINVAL, loc,
+                        "segment '%s': compression_damping_frac %s is out of range (0 ... 1)", nm,
+                        awe_num_str(cdf).s);
     if (m->segment_density[i] < 0)
       return awe_err_at(err, AWE_EINVAL, loc, "segment '%s': density %g kg/m^3 must be >= 0", nm,
                         m->segment_density[i]);
@@ -283,9 +288,19 @@ static awe_status check_wings(const awe_model *m, const awe_spec *s, awe_diag *w
       return awe_err_at(err, AWE_EINVAL, loc, "wing '%s': origin_idx is required", nm);
     /* body-rate dampings: negative ones are legal (like a segment's unit_damping) but feed
      * energy into the wing's rotation, which then grows as exp(|c| t) */
+    for (int k = 0; k < 3; k++)
+      if (!isfinite(m->wing_ang_damp[3 * i + k]))
+        return awe_err_at(err, AWE_EINVAL, loc, "wing '%s': angular_damping[%d] = %g is not "
+                          "finite", nm, k + 1, m->wing_ang_damp[3 * i + k]);
+    if (s->structure.wings[i].has_angular_damping_vec) { /* SAM 0.15's per-axis vector */
+      for (int k = 0; k < 3; k++)
+        if (m->wing_ang_damp[3 * i + k] < 0)
+          awe_warn(w, loc, "wing '%s': negative angular_damping[%d] %g 1/s (it feeds energy "
+                   "into the wing's rotation)", nm, k + 1, m->wing_ang_damp[3 * i + k]);
+    }
     const double dmp[2] = {m->wing_angular_damping[i], m->wing_y_damping[i]};
     static const char *const dkey[2] = {"angular_damping", "y_damping"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && !s->structure.wings[i].has_angular_damping_vec; k++) {
       const awe_loc *dl = s->structure.wings[i].damping_loc[k].file
                               ? &s->structure.wings[i].damping_loc[k] : loc;
       if (!isfinite(dmp[k]))

@@ -48,7 +48,7 @@ static int falls_back(const awe_spec *s, const awe_line_props *p, int which) {
   case 0: return isnan(p->diameter_mm) && (!mat || isnan(mat->diameter_mm));
   case 1: return isnan(p->density) && (!mat || isnan(mat->density));
   default:
-    return isnan(p->unit_stiffness) &&
+    return isnan(p->unit_stiffness) && isnan(p->youngs_modulus) &&
            (!mat || (isnan(mat->unit_stiffness) && isnan(mat->youngs_modulus)));
   }
 }

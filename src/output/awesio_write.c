@@ -105,8 +105,8 @@ static void points(FILE *f, const awe_model *m, const double g[3]) {
 
 static void segments(FILE *f, const awe_model *m) {
   fputs("\nsegments:\n  headers: [name, points, l0, diameter, density, unit_stiffness, "
-        "unit_damping, compression_frac]\n"
-        "  units: [\"-\", \"-\", m, m, kg/m^3, N, N*s, \"-\"]\n  data:\n", f);
+        "unit_damping, compression_frac, compression_damping_frac]\n"
+        "  units: [\"-\", \"-\", m, m, kg/m^3, N, N*s, \"-\", \"-\"]\n  data:\n", f);
   for (int s = 0; s < m->nsegment; s++) {
     fputs("    - [", f);
     qname(f, m->segment_name, s);
@@ -126,6 +126,8 @@ static void segments(FILE *f, const awe_model *m) {
     num(f, m->segment_unit_c[s]);
     fputs(", ", f);
     num(f, m->segment_compression_frac[s]);
+    fputs(", ", f);
+    num(f, m->segment_compression_damping_frac[s]);
     fputs("]\n", f);
   }
 }
@@ -159,16 +161,23 @@ static void stations(FILE *f, const awe_model *m) {
 
 static void pulleys(FILE *f, const awe_model *m) {
   if (m->npulley == 0) return;
-  /* awesim's pulley passes the whole tension on: efficiency 1 */
-  fputs("\npulleys:\n  headers: [name, segments, type, efficiency, awesim_type]\n"
-        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\"]\n  data:\n", f);
+  fputs("\npulleys:\n  headers: [name, segments, type, efficiency, awesim_type, "
+        "friction_epsilon, damping, damping_rate, brake]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", m/s, N*s/m, 1/s, \"-\"]\n  data:\n", f);
   for (int p = 0; p < m->npulley; p++) {
     fputs("    - [", f);
     qname(f, m->pulley_name, p);
     fputs(", ", f);
     name_list(f, m->segment_name, m->pulley_seg + 2 * p, 2);
-    fprintf(f, ", %s, 1.0, %s]\n", core_dyn_type(m->pulley_type[p]),
-            awe_dyn_type_name(m->pulley_type[p]));
+    fprintf(f, ", %s, ", core_dyn_type(m->pulley_type[p]));
+    num(f, m->pulley_efficiency[p]);
+    fprintf(f, ", %s, ", awe_dyn_type_name(m->pulley_type[p]));
+    num(f, m->pulley_friction_eps[p]);
+    fputs(", ", f);
+    num(f, m->pulley_damping[p]);
+    fputs(", ", f);
+    num(f, m->pulley_damping_rate[p]);
+    fprintf(f, ", %s]\n", m->pulley_brake[p] ? "true" : "false");
   }
 }
 
@@ -192,10 +201,10 @@ static void tethers(FILE *f, const awe_model *m) {
 static void winches(FILE *f, const awe_model *m) {
   if (m->nwinch == 0) return;
   fputs("\nwinches:\n  headers: [name, tethers, winch_point, gear_ratio, drum_radius, "
-        "inertia_total, f_coulomb, c_vf, init_vel, brake, speed_controlled, "
-        "friction_epsilon]\n"
+        "inertia_total, coulomb_friction, viscous_coefficient, init_vel, brake, "
+        "speed_controlled, friction_epsilon, endpoint_damping]\n"
         "  units: [\"-\", \"-\", \"-\", \"-\", m, kg*m^2, N, N*s/m, m/s, \"-\", \"-\", "
-        "rad/s]\n  data:\n", f);
+        "rad/s, \"-\"]\n  data:\n", f);
   for (int w = 0; w < m->nwinch; w++) {
     fputs("    - [", f);
     qname(f, m->winch_name, w);
@@ -219,7 +228,7 @@ static void winches(FILE *f, const awe_model *m) {
     fprintf(f, ", %s, %s, ", m->winch_brake0[w] ? "true" : "false",
             m->winch_speed_controlled[w] ? "true" : "false");
     num(f, m->winch_friction_eps[w]);
-    fputs("]\n", f);
+    fprintf(f, ", %s]\n", m->winch_endpoint_damping[w] ? "true" : "false");
   }
 }
 

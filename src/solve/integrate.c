@@ -141,6 +141,10 @@ static void seg_deps(const awe_model *m, const awe_work *w, const pattern *p, in
   }
   int t = m->segment_tether[s];
   if (t >= 0 && w->tether_x[t] >= 0) row[p->blk_of_x[w->tether_x[t]]] = 1;
+  /* a reeling tether's damper reads the winch speed (d l0/dt = v / n, segment.h) */
+  if (t >= 0 && w->tether_x[t] >= 0 && m->tether_winch[t] >= 0 &&
+      w->winch_x[m->tether_winch[t]] >= 0 && !m->winch_endpoint_damping[m->tether_winch[t]])
+    row[p->blk_of_x[w->winch_x[m->tether_winch[t]]]] = 1;
   int pu = m->segment_pulley[s];
   if (pu >= 0 && w->pulley_x[pu] >= 0) row[p->blk_of_x[w->pulley_x[pu]]] = 1;
   /* a KCU tape's rest length follows the motor positions */

@@ -16,7 +16,10 @@ fail=0
 seeds() {
   case $1 in
     scenario) ls scenarios/*.yaml scenarios/tests/*.yaml tests/data/bad/*/scen.yaml ;;
-    structure) ls models/*/*structure.yaml tests/models/*.yaml tests/models/*/*.yaml ;;
+    structure) ls models/*/*structure.yaml tests/models/*.yaml tests/models/*/*.yaml \
+                  tests/data/sam/columns.yaml tests/data/sam/pulley_eff.yaml \
+                  tests/data/sam/2plate_mapping.yaml tests/data/sam/old_spellings.yaml \
+                  tests/data/sam/2plate_variables.yaml ;;
     aero) ls models/*/aero_geometry.yaml tests/data/polar/rect_inviscid.yaml ;;
     polar) ls models/*/polars/*.csv ;;
     settings) ls models/*/settings.yaml ;;
