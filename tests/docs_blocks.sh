@@ -2,14 +2,16 @@
 # docs_blocks.sh: every code block of README.md, docs/tutorial.md and the man pages runs, so the
 # docs cannot drift from the program (issue 39). tools/doc-blocks extracts them; each document's
 # blocks run in document order (a later block may read what an earlier one wrote) in a fresh
-# copy of the repository's inputs (scenarios, models, tools, examples, python, include,
-# tests/data) under $tmp, with ./awesim and `awesim` on PATH the binary under test ($AWESIM),
+# copy of the repository's inputs (scenarios, models, tools, examples, python, include, tests)
+# under $tmp, with ./awesim and `awesim` on PATH the binary under test ($AWESIM), `python3` on
+# PATH the tools' Python (Debian's, which has python3-h5py, python3-pandas ...),
 # HOME inside the copy, MPLBACKEND=Agg (plt.show() draws nothing) and GNUTERM=dumb (gnuplot
 # prints its plot as text):
 #   sh, console   bash -e (no pipefail: `awesim ... | head` ends awesim with 141 by design)
 #   python        the tools' Python (tools/find-python) with PYTHONPATH=python, as installed
 #   c             cc -std=c11 -Wall -Wextra -Werror against include/ and build/lib/libawesim.so
-#   yaml          parsed (and compared with a file where the block says `yaml-equals FILE`)
+#   yaml          parsed (and compared with a file where the block says `yaml-equals FILE`; a
+#                 whole scenario marked `awesim-check PATH` is written there and checked)
 # Blocks that must not run say so in a comment above them (`<!-- doc-test: skip WHY -->`,
 # `.\" doc-test: skip WHY` in a man page); `needs CMD` blocks run only where CMD is installed.
 # Both are printed and counted. A failure names the block's FILE:LINE and shows its output.
@@ -32,12 +34,12 @@ if tools/doc-blocks -o "$blocks" $files 2>"$tmp/err"; then ok; else bad "tools/d
 
 sandbox() {  # a fresh copy of what the documents use, $tmp/root
   rm -rf "$tmp/root"
-  mkdir -p "$tmp/root/tests" "$tmp/root/build" "$tmp/root/bin" "$tmp/root/home"
-  cp -R scenarios models tools examples python include "$tmp/root/"
-  cp -R tests/data "$tmp/root/tests/"
+  mkdir -p "$tmp/root/build" "$tmp/root/bin" "$tmp/root/home"
+  cp -R scenarios models tools examples python include tests "$tmp/root/"
   ln -s "$root/build/lib" "$tmp/root/build/lib"
   ln -s "$awesim_bin" "$tmp/root/awesim"
   ln -s "$awesim_bin" "$tmp/root/bin/awesim"
+  ln -s "$py" "$tmp/root/bin/python3"
 }
 
 show_failure() {  # where, what
@@ -87,7 +89,16 @@ while IFS=$tab read -r n where kind action note timeout want; do
     yaml)
       nyaml=$((nyaml + 1))
       other=""
-      case $note in "equals "*) other=${note#equals } ;; esac
+      case $note in
+        "equals "*) other=${note#equals } ;;
+        "awesim-check "*)
+          dest=$tmp/root/${note#awesim-check }
+          mkdir -p "$(dirname "$dest")"
+          cp "$blocks/$n.yaml" "$dest"
+          if in_root 60 ./awesim check "${note#awesim-check }"; then ok
+          else show_failure "$where" "awesim check ${note#awesim-check } failed"; fi
+          continue ;;
+      esac
       if in_root 60 "$py" -c '
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
