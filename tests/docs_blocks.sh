@@ -28,6 +28,24 @@ py=$(tools/find-python --modules numpy,h5py,matplotlib,yaml) || {
 [ -x "$awesim_bin" ] || { bad "no $AWESIM: build first"; echo "docs_blocks: $pass passed, $fail failed"; exit 1; }
 [ -e build/lib/libawesim.so ] || { bad "no build/lib/libawesim.so: make lib"; echo "docs_blocks: $pass passed, $fail failed"; exit 1; }
 
+# the test itself: a failing block is reported with its file:line, a skipped one counted, a
+# console block runs its "$ " lines, and an unmarked man-page block is an error at its line
+if [ -z "${DOC_BLOCKS_INNER:-}" ]; then
+  mkdir -p "$tmp/self"
+  printf '%s\n' '# t' '```sh' 'true' '```' '' '<!-- doc-test: skip (a reason) -->' '```sh' 'false' \
+    '```' '```console' '$ echo hi' 'hi' '```' '```python' 'import sys; sys.exit(3)' '```' \
+    >"$tmp/self/bad.md"
+  DOC_BLOCKS_INNER=1 DOC_BLOCKS_FILES="$tmp/self/bad.md" sh "$0" >"$tmp/self/out" 2>&1
+  if grep -q "^FAIL $tmp/self/bad.md:14: python block exited 3" "$tmp/self/out" &&
+     grep -q "^skip $tmp/self/bad.md:7: a reason" "$tmp/self/out" &&
+     grep -q "^docs_blocks: 3 passed, 1 failed" "$tmp/self/out"; then ok
+  else bad "self-test: a failing block is not reported at its line"; sed 's/^/    /' "$tmp/self/out"; fi
+  printf '%s\n' '.Dd x' '.Bd -literal' 'awesim' '.Ed' >"$tmp/self/bad.1"
+  if ! tools/doc-blocks "$tmp/self/bad.1" >/dev/null 2>"$tmp/self/err" &&
+     grep -q "bad.1:2: a literal block without a doc-test comment" "$tmp/self/err"; then ok
+  else bad "self-test: an unmarked man-page block is not an error"; fi
+fi
+
 blocks=$tmp/blocks
 # shellcheck disable=SC2086
 if tools/doc-blocks -o "$blocks" $files 2>"$tmp/err"; then ok; else bad "tools/doc-blocks $files"; fi
