@@ -15,7 +15,9 @@
 # Blocks that must not run say so in a comment above them (`<!-- doc-test: skip WHY -->`,
 # `.\" doc-test: skip WHY` in a man page); `needs CMD` blocks run only where CMD is installed.
 # Both are printed and counted. A failure names the block's FILE:LINE and shows its output.
-# DOC_BLOCKS_FILES picks other documents (default: the three above).
+# `expect ERE` above a block checks that its output quotes what the text says it prints.
+# DOC_BLOCKS_FILES picks other documents (default: the three above); DOC_BLOCKS_KEEP=DIR keeps
+# each block's output there.
 . "$(dirname "$0")/lib/cli.sh"
 
 files=${DOC_BLOCKS_FILES:-"README.md docs/tutorial.md man/awesim.1 man/awesim.3 man/awesim-scenario.5"}
@@ -35,7 +37,7 @@ if [ -z "${DOC_BLOCKS_INNER:-}" ]; then
   printf '%s\n' '# t' '```sh' 'true' '```' '' '<!-- doc-test: skip (a reason) -->' '```sh' 'false' \
     '```' '```console' '$ echo hi' 'hi' '```' '```python' 'import sys; sys.exit(3)' '```' \
     >"$tmp/self/bad.md"
-  DOC_BLOCKS_INNER=1 DOC_BLOCKS_FILES="$tmp/self/bad.md" sh "$0" >"$tmp/self/out" 2>&1
+  DOC_BLOCKS_KEEP= DOC_BLOCKS_INNER=1 DOC_BLOCKS_FILES="$tmp/self/bad.md" sh "$0" >"$tmp/self/out" 2>&1
   if grep -q "^FAIL $tmp/self/bad.md:14: python block exited 3" "$tmp/self/out" &&
      grep -q "^skip $tmp/self/bad.md:7: a reason" "$tmp/self/out" &&
      grep -q "^docs_blocks: 3 passed, 1 failed" "$tmp/self/out"; then ok
@@ -142,6 +144,14 @@ if len(sys.argv) > 2 and d != yaml.safe_load(open(sys.argv[2])):
   secs=$(( $(date +%s) - start ))
   if [ "$rc" -eq "$want" ] && ! sanitizer; then ok
   else show_failure "$where" "$kind block exited $rc (expected $want, ${secs}s)"; fi
+  if [ -f "$blocks/$n.expect" ]; then
+    while IFS= read -r re; do
+      if cat "$tmp/out" "$tmp/err" | grep -qE -- "$re"; then ok
+      else show_failure "$where" "its output does not match /$re/, which the text quotes"; fi
+    done <"$blocks/$n.expect"
+  fi
+  [ -n "${DOC_BLOCKS_KEEP:-}" ] && mkdir -p "$DOC_BLOCKS_KEEP" &&
+    cat "$tmp/out" "$tmp/err" >"$DOC_BLOCKS_KEEP/$(echo "$where" | tr '/:' '__').txt"
   [ -n "${DOC_BLOCKS_VERBOSE:-}" ] && echo "  $where: $kind, exit $rc, ${secs}s"
 done <"$blocks/manifest.tsv"
 
