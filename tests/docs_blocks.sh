@@ -73,7 +73,9 @@ show_failure() {  # where, what
 in_root() {  # timeout, command...: run in the copy, output to $tmp/out and $tmp/err
   t=$1
   shift
-  (cd "$tmp/root" && HOME=$tmp/root/home PATH=$tmp/root/bin:$PATH MPLBACKEND=Agg GNUTERM=dumb \
+  # AWESIM unset: the tools find the copy's ./awesim (the binary under test) as a user's would
+  (cd "$tmp/root" && unset AWESIM AWESIM_LIB &&
+     HOME=$tmp/root/home PATH=$tmp/root/bin:$PATH MPLBACKEND=Agg GNUTERM=dumb \
      PYTHONPATH=$tmp/root/python timeout "$t" "$@" </dev/null >"$tmp/out" 2>"$tmp/err")
 }
 
