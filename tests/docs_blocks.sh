@@ -70,13 +70,13 @@ show_failure() {  # where, what
   done
 }
 
-in_root() {  # timeout, command...: run in the copy, output to $tmp/out and $tmp/err
+in_root() {  # timeout, command...: run in the copy, input $stdin, output to $tmp/out, $tmp/err
   t=$1
   shift
   # AWESIM unset: the tools find the copy's ./awesim (the binary under test) as a user's would
   (cd "$tmp/root" && unset AWESIM AWESIM_LIB &&
      HOME=$tmp/root/home PATH=$tmp/root/bin:$PATH MPLBACKEND=Agg GNUTERM=dumb \
-     PYTHONPATH=$tmp/root/python timeout "$t" "$@" </dev/null >"$tmp/out" 2>"$tmp/err")
+     PYTHONPATH=$tmp/root/python timeout "$t" "$@" <"${stdin:-/dev/null}" >"$tmp/out" 2>"$tmp/err")
 }
 
 has() {  # CMD or py:MODULE is there
@@ -103,6 +103,7 @@ while IFS=$tab read -r n where kind action note timeout want; do
   esac
   : >"$tmp/out"
   : >"$tmp/err"
+  stdin=""
   if [ -f "$blocks/$n.setup" ] && ! in_root "$timeout" bash -e "$blocks/$n.setup"; then
     show_failure "$where" "its setup failed (exit $?)"
     continue
@@ -141,6 +142,7 @@ if len(sys.argv) > 2 and d != yaml.safe_load(open(sys.argv[2])):
   esac
   nrun=$((nrun + 1))
   start=$(date +%s)
+  [ -f "$blocks/$n.stdin" ] && stdin=$blocks/$n.stdin
   in_root "$timeout" "$@"
   rc=$?
   secs=$(( $(date +%s) - start ))
