@@ -31,16 +31,19 @@ py=$(tools/find-python --modules numpy,h5py,matplotlib,yaml) || {
 [ -e build/lib/libawesim.so ] || { bad "no build/lib/libawesim.so: make lib"; echo "docs_blocks: $pass passed, $fail failed"; exit 1; }
 
 # the test itself: a failing block is reported with its file:line, a skipped one counted, a
-# console block runs its "$ " lines, and an unmarked man-page block is an error at its line
+# console block runs its "$ " lines, stdin and expect work, and an unmarked man-page block is
+# an error at its line
 if [ -z "${DOC_BLOCKS_INNER:-}" ]; then
   mkdir -p "$tmp/self"
   printf '%s\n' '# t' '```sh' 'true' '```' '' '<!-- doc-test: skip (a reason) -->' '```sh' 'false' \
     '```' '```console' '$ echo hi' 'hi' '```' '```python' 'import sys; sys.exit(3)' '```' \
-    >"$tmp/self/bad.md"
+    '<!-- doc-test: stdin a\nb\n -->' '<!-- doc-test: expect ^b$ -->' '<!-- doc-test: expect ^c$ -->' \
+    '```sh' 'cat' '```' >"$tmp/self/bad.md"
   DOC_BLOCKS_KEEP= DOC_BLOCKS_INNER=1 DOC_BLOCKS_FILES="$tmp/self/bad.md" sh "$0" >"$tmp/self/out" 2>&1
   if grep -q "^FAIL $tmp/self/bad.md:14: python block exited 3" "$tmp/self/out" &&
      grep -q "^skip $tmp/self/bad.md:7: a reason" "$tmp/self/out" &&
-     grep -q "^docs_blocks: 3 passed, 1 failed" "$tmp/self/out"; then ok
+     grep -q "^FAIL $tmp/self/bad.md:20: its output does not match /^c\$/" "$tmp/self/out" &&
+     grep -q "^docs_blocks: 5 passed, 2 failed" "$tmp/self/out"; then ok
   else bad "self-test: a failing block is not reported at its line"; sed 's/^/    /' "$tmp/self/out"; fi
   printf '%s\n' '.Dd x' '.Bd -literal' 'awesim' '.Ed' >"$tmp/self/bad.1"
   if ! tools/doc-blocks "$tmp/self/bad.1" >/dev/null 2>"$tmp/self/err" &&
