@@ -79,6 +79,8 @@ static int run_case(const char *label, const char *scenario, const char *const *
   double t1 = now();
   unsigned long steps0 = sim->w->stats.steps, rhs0 = sim->w->stats.rhs, jac0 = sim->w->stats.jac;
   unsigned long lu0 = sim->w->stats.lu, sol0 = sim->w->stats.lu_solves;
+  unsigned long ntr0 = sim->w->stats.newton_tr, nbdf0 = sim->w->stats.newton_bdf;
+  unsigned long nfail0 = sim->w->stats.newton_fail, rej0 = sim->w->stats.rejected;
   long n = awe_sim_log_steps(m);
   for (long k = 1; k <= n && !rc; k++)
     if (awe_sim_step(sim, awe_sim_log_time(m, k), &err)) rc = 1;
@@ -97,6 +99,14 @@ static int run_case(const char *label, const char *scenario, const char *const *
          per * 1e6,
          wall > 0 ? 100.0 * per * (double)(as.refreshes - 20) / wall : 0.0,
          rc ? "  FAILED: " : "", rc ? err.msg : "");
+  /* where the Newton iterations go (trbdf2; zero for the other steppers) */
+  unsigned long ns = st->steps - steps0 > 0 ? st->steps - steps0 : 1;
+  printf("%-17s per step: newton TR %.2f + BDF2 %.2f, failed stages %.3f, rejected %.3f, "
+         "rhs %.2f, jac %.3f, lu %.3f, solves %.2f\n",
+         "", (double)(st->newton_tr - ntr0) / (double)ns, (double)(st->newton_bdf - nbdf0) / (double)ns,
+         (double)(st->newton_fail - nfail0) / (double)ns, (double)(st->rejected - rej0) / (double)ns,
+         (double)(st->rhs - rhs0) / (double)ns, (double)(st->jac - jac0) / (double)ns,
+         (double)(st->lu - lu0) / (double)ns, (double)(st->lu_solves - sol0) / (double)ns);
   fflush(stdout);
   awe_sim_free(sim);
   awe_model_free(m);

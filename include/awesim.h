@@ -162,6 +162,11 @@ awesim_status awesim_trim(awesim_sim *s, double residual[3]);
  * the sizes and keeps the model in s; awesim_lin_matrices copies the row-major A [nx*nx],
  * B [nx*nu], C [ny*nx], D [ny*nu] (any may be NULL); awesim_lin_name: kind 'x', 'u' or 'y'. */
 awesim_status awesim_linearize(awesim_sim *s, int *nx, int *nu, int *ny);
+/* As awesim_linearize over chosen channels, as `awesim linearize --inputs/--outputs`: inputs
+ * and outputs are comma-separated globs over the input and channel names (NULL: the default
+ * channels); a pattern that matches nothing is AWESIM_EUSAGE with a suggestion. */
+awesim_status awesim_linearize_select(awesim_sim *s, const char *inputs, const char *outputs,
+                                      int *nx, int *nu, int *ny);
 awesim_status awesim_lin_matrices(awesim_sim *s, double *A, double *B, double *C, double *D);
 const char *awesim_lin_name(const awesim_sim *s, char kind, int i);
 const char *awesim_lin_unit(const awesim_sim *s, char kind, int i);

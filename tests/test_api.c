@@ -123,6 +123,34 @@ static void test_linearize(void) {
 }
 
 
+/* awesim_linearize_select: the chosen channels' rows and columns, the same A */
+static void test_linearize_select(void) {
+  awesim_sim *s = awesim_open(PENDULUM, 0, NULL, NULL);
+  ENSURE(s != NULL);
+  if (!s) return;
+  int nx = 0, nu = 0, ny = 0;
+  double A0[36], B0[18], C0[18], A[36], B[18], C[18];
+  ENSURE(awesim_linearize(s, &nx, &nu, &ny) == AWESIM_OK && ny == 3 && nu == 3);
+  ENSURE(awesim_lin_matrices(s, A0, B0, C0, NULL) == AWESIM_OK);
+  char y1[128], u1[128];
+  snprintf(y1, sizeof(y1), "%s", awesim_lin_name(s, 'y', 1));
+  snprintf(u1, sizeof(u1), "%s", awesim_lin_name(s, 'u', 2));
+  int mx = 0, mu = 0, my = 0;
+  ENSURE(awesim_linearize_select(s, u1, y1, &mx, &mu, &my) == AWESIM_OK);
+  ENSURE(mx == 6 && mu == 1 && my == 1);
+  ENSURE(awesim_lin_matrices(s, A, B, C, NULL) == AWESIM_OK);
+  ENSURE_STR(awesim_lin_name(s, 'y', 0), y1);
+  ENSURE_STR(awesim_lin_name(s, 'u', 0), u1);
+  int same = 1;
+  for (int i = 0; i < 36; i++) same &= A[i] == A0[i];
+  for (int i = 0; i < 6; i++) same &= C[i] == C0[1 * 6 + i] && B[i] == B0[i * 3 + 2];
+  ENSURE(same);
+  ENSURE(awesim_linearize_select(s, NULL, "no_such_channel*", &mx, &mu, &my) == AWESIM_EUSAGE);
+  ENSURE(strstr(awesim_message(s), "no_such_channel") != NULL);
+  awesim_close(s);
+}
+
+
 static void test_trim(void) {
   const char *sets[] = {"run.duration=1", "run.steady_state=false"};
   awesim_sim *s = awesim_open("scenarios/2plate_parked.yaml", 2, sets, NULL);
@@ -173,6 +201,7 @@ int main(void) {
   RUN(test_run);
   RUN(test_errors);
   RUN(test_linearize);
+  RUN(test_linearize_select);
   RUN(test_trim);
   RUN(test_threads);
   return harness_report();

@@ -45,6 +45,7 @@ static void test_null_handle(void) {
   ENSURE(awesim_run(s, A, 1, &rows) == AWESIM_EUSAGE && awesim_rows_left(s) == 0);
   ENSURE(awesim_trim(s, r3) == AWESIM_EUSAGE);
   ENSURE(awesim_linearize(s, &n, &n, &n) == AWESIM_EUSAGE);
+  ENSURE(awesim_linearize_select(s, "*", "*", &n, &n, &n) == AWESIM_EUSAGE);
   ENSURE(awesim_lin_matrices(s, A, A, A, A) == AWESIM_EUSAGE);
   ENSURE(awesim_lin_name(s, 'x', 0) == NULL && awesim_lin_unit(s, 'x', 0) == NULL);
   awesim_close(s);

@@ -408,15 +408,22 @@ class Simulation:
             self._check(_lib.trim(self._h, r))
         return {"force": r[0], "moment": r[1], "relative": r[2]}
 
-    def linearize(self):
-        """Linearize at the current state and inputs over `awesim linearize`'s default
-        channels: a Linear with A, B, C, D and the names and units of x, u, y."""
+    def linearize(self, inputs=None, outputs=None):
+        """Linearize at the current state and inputs: a Linear with A, B, C, D and the names
+        and units of x, u, y. inputs, outputs: comma-separated globs (or lists of them) over the
+        input and channel names, as `awesim linearize --inputs/--outputs`; None: its defaults."""
+        sel = []
+        for v in (inputs, outputs):
+            if v is not None and not isinstance(v, str):
+                v = ",".join(v)
+            sel.append(None if v is None else _cstr(v, "linearize pattern"))
         with self._hd.lock:
-            return self._linearize()
+            return self._linearize(*sel)
 
-    def _linearize(self):
+    def _linearize(self, inputs, outputs):
         nx, nu, ny = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        self._check(_lib.linearize(self._h, ctypes.byref(nx), ctypes.byref(nu), ctypes.byref(ny)))
+        self._check(_lib.linearize_select(self._h, inputs, outputs, ctypes.byref(nx),
+                                          ctypes.byref(nu), ctypes.byref(ny)))
         nx, nu, ny = nx.value, nu.value, ny.value
         A, B, C, D = (np.zeros((nx, nx)), np.zeros((nx, nu)), np.zeros((ny, nx)),
                       np.zeros((ny, nu)))

@@ -107,6 +107,8 @@ run = _decl("awesim_run", c_int, c_void_p, P_double, c_long, ctypes.POINTER(c_lo
 rows_left = _decl("awesim_rows_left", c_long, c_void_p)
 trim = _decl("awesim_trim", c_int, c_void_p, P_double)
 linearize = _decl("awesim_linearize", c_int, c_void_p, P_int, P_int, P_int)
+linearize_select = _decl("awesim_linearize_select", c_int, c_void_p, c_char_p, c_char_p, P_int,
+                         P_int, P_int)
 lin_matrices = _decl("awesim_lin_matrices", c_int, c_void_p, P_double, P_double, P_double,
                      P_double)
 lin_name = _decl("awesim_lin_name", c_char_p, c_void_p, ctypes.c_char, c_int)

@@ -289,6 +289,7 @@ static void setup_panel_aero(awe_vsm_wing *w) {
 void awe_vsm_panel_coeffs(const awe_vsm_wing *w, int i, double alpha, double *cl, double *cd,
                           double *cm) {
   const awe_vsm_panel_aero *pa = &w->pa[i];
+  if (w->alpha_shift != 0.0) alpha -= w->alpha_shift; /* the Wagner lag: the polar's alpha */
   if (pa->nterm == 0) {
     awe_airfoil_eval(&pa->own, alpha, cl, cd, cm);
     return;
@@ -548,6 +549,11 @@ int awe_vsm_wing_set_twist(awe_vsm_wing *w, const double *theta) {
 
 const double *awe_vsm_wing_twist(const awe_vsm_wing *w) {
   return w ? w->theta_user : NULL;
+}
+
+
+void awe_vsm_wing_set_alpha_shift(awe_vsm_wing *w, double shift) {
+  if (w && isfinite(shift)) w->alpha_shift = shift;
 }
 
 

@@ -139,6 +139,11 @@ void awe_vsm_wing_set_panel_wind(awe_vsm_wing *w, const double *dva_b);
 /* Current twist of each input section [rad] (array of n_sections, owned by the wing). */
 const double *awe_vsm_wing_twist(const awe_vsm_wing *w);
 
+/* Shift of the polars' angle of attack [rad]: every panel's cl, cd and cm are read at
+ * alpha_i - shift while the force directions keep alpha_i (the Wagner lift lag's deficiency,
+ * engine/unsteady.h; SymbolicAWEModels 0.17 alpha_eff = alpha - deficiency). Default 0. */
+void awe_vsm_wing_set_alpha_shift(awe_vsm_wing *w, double shift);
+
 /* Chordwise position of the twist axis used for panel_moment/section_moment (default 0.25). */
 void awe_vsm_wing_set_moment_frac(awe_vsm_wing *w, double frac);
 

@@ -30,6 +30,7 @@ struct awe_vsm_wing {
   int reversed;          /* internal section k is the caller's section nsec-1-k */
   double sdir[3];        /* unit spanwise direction */
   double moment_frac;    /* chordwise position of the twist axis */
+  double alpha_shift;    /* polars read at alpha - alpha_shift (awe_vsm_wing_set_alpha_shift) */
   const awe_stop_flag *stop; /* nonzero: give up now (a signal; NULL: never) */
 
   /* airfoils (deep copies; polar rows live in one block) */

@@ -31,7 +31,8 @@ static awesim_status trim_(awesim_sim *s, double residual[3]) {
 }
 
 
-static awesim_status linearize_(awesim_sim *s, int *nx, int *nu, int *ny) {
+static awesim_status linearize_(awesim_sim *s, const char *inputs, const char *outputs, int *nx,
+                                int *nu, int *ny) {
   awe_sim *sim = s->sim;
   const awe_model *m = s->m;
   s->err = (awe_err){0};
@@ -50,8 +51,13 @@ static awesim_status linearize_(awesim_sim *s, int *nx, int *nu, int *ny) {
   memcpy(u, sim->u, sizeof(double) * (size_t)sim->w->nu);
   awe_signals_apply(m->signals, m->nsignal, sim->t, u);
   for (int j = 0; j < sim->ctx.nadd; j++) u[sim->ctx.add_idx[j]] += awe_ctx_add(&sim->ctx, j, sim->t);
-  if ((st = awe_lin_default_inputs(m, &uc, &nuc, &fb, &s->err))) goto out;
-  if ((st = awe_lin_default_outputs(m, &yc, &nyc, &fb, &s->err))) goto out;
+  /* as `awesim linearize --inputs/--outputs`: globs, or the defaults when NULL */
+  st = inputs ? awe_lin_select(&m->reg.input, inputs, 0, &uc, &nuc, &s->err)
+              : awe_lin_default_inputs(m, &uc, &nuc, &fb, &s->err);
+  if (st) goto out;
+  st = outputs ? awe_lin_select(&m->reg.output, outputs, 0, &yc, &nyc, &s->err)
+               : awe_lin_default_outputs(m, &yc, &nyc, &fb, &s->err);
+  if (st) goto out;
   awe_lin_model lm;
   awe_lin_model_init(&lm, m, sim->w, 0);
   awe_lin_problem p = {.xl = &m->reg.state, .ul = &m->reg.input, .yl = &m->reg.output,
@@ -110,7 +116,11 @@ const char *awesim_lin_unit(const awesim_sim *s, char kind, int i) {
 /* the public entry points (API_CALL, api_internal.h) */
 awesim_status awesim_trim(awesim_sim *s, double residual[3]) { API_CALL(s, trim_(s, residual)); }
 awesim_status awesim_linearize(awesim_sim *s, int *nx, int *nu, int *ny) {
-  API_CALL(s, linearize_(s, nx, nu, ny));
+  API_CALL(s, linearize_(s, NULL, NULL, nx, nu, ny));
+}
+awesim_status awesim_linearize_select(awesim_sim *s, const char *inputs, const char *outputs,
+                                      int *nx, int *nu, int *ny) {
+  API_CALL(s, linearize_(s, inputs, outputs, nx, nu, ny));
 }
 awesim_status awesim_lin_matrices(awesim_sim *s, double *A, double *B, double *C, double *D) {
   API_CALL(s, lin_matrices_(s, A, B, C, D));

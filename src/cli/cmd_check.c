@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "engine/aero_coupling.h"
+#include "engine/atmosphere.h"
+#include "engine/unsteady.h"
+#include "engine/work_alloc.h"
 
 static const char check_usage[] =
     "usage: awesim check [--set KEY.PATH=VALUE]... [-q] FILE\n"
@@ -16,6 +20,36 @@ static const char check_usage[] =
     "  --set KEY.PATH=VALUE  override a scenario key (repeatable), e.g. --set run.duration=20\n"
     "  -q, --quiet           print nothing on success (warnings still go to stderr)\n"
     "  -h, --help            show this help\n";
+
+
+/* wing w's unsteady aerodynamics (engine/unsteady.h): the Wagner lag's mean chord and the
+ * apparent mass at the density of the wing's initial height (a workspace builds the VSM mesh) */
+static void unsteady_line(const awe_model *m, int w) {
+  awe_err e = {0};
+  awe_work *wk = awe_work_alloc(m, &e);
+  if (!wk) return;
+  double z = 0.0;
+  int n = 0;
+  for (int k = 0; k < m->wing_point_num[w]; k++) {
+    int p = m->wing_points[m->wing_point_adr[w] + k];
+    if (m->point_type[p] != AWE_PT_WING) continue;
+    z += m->point_pos0[3 * p + 2];
+    n++;
+  }
+  z = n ? z / n : 0.0;
+  double rho = awe_density(&m->env, z);
+  printf("unsteady: %s:", m->wing_name[w]);
+  if (m->wing_wagner[w])
+    printf(" Wagner lag (gains A %g, %g; rates b %g, %g; mean chord %.6g m)",
+           m->wing_wagner_gains[2 * w], m->wing_wagner_gains[2 * w + 1],
+           m->wing_wagner_rates[2 * w], m->wing_wagner_rates[2 * w + 1], wk->wing_wag_chord[w]);
+  if (m->wing_apparent_mass[w] > 0.0)
+    printf("%s apparent mass %.6g kg (scale %g x rho pi c^2 w/4 over the panels, rho %.6g "
+           "kg/m^3 at z %.6g m)", m->wing_wagner[w] ? "," : "",
+           awe_aero_apparent_mass(wk, w, rho), m->wing_apparent_mass[w], rho, z);
+  printf("\n");
+  awe_work_free(wk);
+}
 
 
 static void summary(const awe_spec *s, const awe_model *m) {
@@ -82,6 +116,7 @@ static void summary(const awe_spec *s, const awe_model *m) {
     const double *g = m->wing_ground + 3 * w;
     int gp = m->wing_ground_point[w];
     int given = w < s->structure.nwing && s->structure.wings[w].has_ground_pos;
+    if (m->wing_wagner[w] || m->wing_apparent_mass[w] > 0.0) unsteady_line(m, w);
     printf("ground:   %s: %s%s%s(%g, %g, %g) m\n", m->wing_name[w], gp >= 0 ? "point '" : "",
            gp >= 0 ? m->point_name[gp] : given ? "position " : "origin (no line to a STATIC point) ",
            gp >= 0 ? "' " : "", g[0], g[1], g[2]);

@@ -353,6 +353,9 @@ static awe_stats own_stats(const run *r) {
   a.qs_iter -= b.qs_iter;
   a.lu -= b.lu;
   a.lu_solves -= b.lu_solves;
+  a.newton_tr -= b.newton_tr;
+  a.newton_bdf -= b.newton_bdf;
+  a.newton_fail -= b.newton_fail;
   return a;
 }
 

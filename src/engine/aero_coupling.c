@@ -52,6 +52,16 @@ typedef struct {
   /* at the last evaluation (awe_aero_eval): the load factor sq = rho V^2/(rho0 V0^2), the
    * angle offsets, and their slopes over the apparent wind va_b */
   double sq, dal, dbe, dsq[3], ddal[3], ddbe[3];
+  /* unsteady (unsteady.h): the Wagner lag's deficiency at the refresh (the polars' shift), where
+   * the slopes over it were computed, and its offset at the last evaluation; the slopes: rigid
+   * Cd [ny] (coefficients per rad), particle F_dd, M_dd (and a->point_dd) */
+  int wagner;
+  double d0, dj, ddd;
+  double *Cd;
+  double F_dd[3], M_dd[3];
+  /* apparent mass: SCALE pi c_i^2 w_i / 4 of each panel at build [m^3] (times rho: kg) */
+  double *pan_ma;
+  double ma_coef;           /* their sum [m^3] */
 } aero_wing;
 
 struct awe_aero {
@@ -61,6 +71,7 @@ struct awe_aero {
   double max_slope;         /* plausible slope of C_F per rad (AWE_AERO_MAX_SLOPE) */
   double *point_f_b;        /* [3 np] frozen body-frame point forces of particle wings */
   double *point_da, *point_db; /* [3 np] their slopes over alpha and beta (linearized) [N/rad] */
+  double *point_dd;         /* [3 np] and over the Wagner deficiency (unsteady.h) [N/rad] */
   double *point_cur_b;      /* [3 np] the point forces of the last evaluation (body frame) */
   double *point_tmp;        /* [3 np] scratch of a perturbed solve */
   awe_aero_stats st;
@@ -94,11 +105,14 @@ void awe_aero_free(struct awe_aero *a) {
     free(x->gam0);
     free(x->sec_j);
     free(x->pw);
+    free(x->Cd);
+    free(x->pan_ma);
   }
   free(a->wing);
   free(a->point_f_b);
   free(a->point_da);
   free(a->point_db);
+  free(a->point_dd);
   free(a->point_cur_b);
   free(a->point_tmp);
   free(a);
@@ -184,6 +198,7 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   const awe_wing_geom *G = &w->wg[j];
   x->rigid = m->wing_type[j] == AWE_WING_RIGID;
   x->mode = m->wing_aero_mode[j];
+  x->wagner = m->wing_wagner[j];
   x->nsec = ns;
   x->ny = ny;
   x->sec_group = malloc(sizeof(int) * (size_t)ns);
@@ -200,9 +215,11 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
   x->J = calloc((size_t)ny * (size_t)ny, sizeof(double));
   x->M_sec = calloc((size_t)ns, sizeof(double));
   x->dy = calloc((size_t)ny, sizeof(double));
+  x->Cd = calloc((size_t)ny, sizeof(double));
   int *pts = malloc(sizeof(int) * ((size_t)m->npoint + 1));
   if (!x->sec_group || !x->sec_le || !x->sec_te || !x->sec_span || !x->sec || !x->theta ||
-      !x->y0 || !x->C0 || !x->JC || !x->yj || !x->x0 || !x->J || !x->M_sec || !x->dy || !pts) {
+      !x->y0 || !x->C0 || !x->JC || !x->yj || !x->x0 || !x->J || !x->M_sec || !x->dy || !x->Cd ||
+      !pts) {
     free(pts);
     return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
   }
@@ -304,9 +321,11 @@ struct awe_aero *awe_aero_alloc(const awe_model *m, const awe_work *w, awe_err *
   a->point_f_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
   a->point_da = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
   a->point_db = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
+  a->point_dd = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
   a->point_cur_b = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
   a->point_tmp = calloc(3 * (size_t)m->npoint + 1, sizeof(double));
-  if (!a->wing || !a->point_f_b || !a->point_da || !a->point_db || !a->point_cur_b ||
+  if (!a->wing || !a->point_f_b || !a->point_da || !a->point_db || !a->point_dd ||
+      !a->point_cur_b ||
       !a->point_tmp)
     goto oom;
   for (int j = 0; j < m->nwing; j++) {
@@ -338,6 +357,7 @@ void awe_aero_reset(const awe_model *m, awe_work *w) {
   memset(a->point_f_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(a->point_da, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(a->point_db, 0, sizeof(double) * 3 * (size_t)m->npoint);
+  memset(a->point_dd, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(a->point_cur_b, 0, sizeof(double) * 3 * (size_t)m->npoint);
   memset(&a->st, 0, sizeof(a->st));
 }
@@ -466,6 +486,29 @@ static void panel_wind(const awe_model *m, const awe_work *w, int j, aero_wing *
 }
 
 
+/* rigid wing with a Wagner lag: Cd = dC/dd, the coefficients' slope over the polars' shift d,
+ * by a forward difference (one more solve at d0 + AWE_AERO_PARTICLE_H; zero if it fails) */
+static void wagner_slope(struct awe_aero *a, aero_wing *x, const double *va, const double *om,
+                         double qa) {
+  const double h = AWE_AERO_PARTICLE_H;
+  awe_vsm_result r;
+  awe_vsm_wing_set_alpha_shift(x->vsm, x->d0 + h);
+  int st = awe_vsm_solve(x->vsm, va, om, NULL, &r);
+  awe_vsm_wing_set_alpha_shift(x->vsm, x->d0);
+  a->st.solves++;
+  x->dj = x->d0;
+  memset(x->Cd, 0, sizeof(double) * (size_t)x->ny);
+  if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.moment, 3) ||
+      !finite_n(r.section_moment, x->nsec))
+    return;
+  for (int i = 0; i < 3; i++) {
+    x->Cd[i] = (r.force[i] - x->x0[i]) / (h * qa);
+    x->Cd[3 + i] = (r.moment[i] - x->x0[3 + i]) / (h * qa);
+  }
+  for (int k = 0; k < x->nsec; k++) x->Cd[6 + k] = (r.section_moment[k] - x->x0[6 + k]) / (h * qa);
+}
+
+
 /* rigid wing, linearized: x0, J = dx/d(va, omega, theta) at the refresh state, converted to
  * coefficients over the wind coordinates (V, alpha, beta, omega_hat, theta) */
 static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing *x) {
@@ -496,6 +539,11 @@ static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing 
   double V0, al0, be0;
   wind_angles(va, &V0, &al0, &be0);
   int keep = jacobian_holds(a, x, V0, al0, be0, om);
+  double d0 = x->wagner ? w->wing_wag_d[j] : 0.0;
+  if (x->wagner) {
+    keep = keep && fabs(d0 - x->dj) <= a->jac_tol;
+    awe_vsm_wing_set_alpha_shift(x->vsm, d0);
+  }
   panel_wind(m, w, j, x);
   awe_vsm_result r;
   int st = awe_vsm_linearize_forward(x->vsm, va, om, NULL, x->x0, keep ? NULL : x->J, &r);
@@ -516,8 +564,10 @@ static int refresh_linearized(const awe_model *m, awe_work *w, int j, aero_wing 
   memcpy(x->y0 + 6, x->theta, sizeof(double) * (size_t)x->nsec);
   x->valid = 1;
   x->jc_ok = 1;
+  x->d0 = d0;
   for (int i = 0; i < ny; i++) x->C0[i] = x->x0[i] / qa;
   if (keep) return 0; /* the coefficient slopes JC of the last linearization stay */
+  if (x->wagner) wagner_slope(a, x, va, om, qa);
   a->st.jacobians++;
   memcpy(x->yj, x->y0, sizeof(double) * (size_t)ny);
   double ca = cos(al0), sa = sin(al0), cb = cos(be0), sb = sin(be0);
@@ -563,6 +613,7 @@ static int refresh_direct(const awe_model *m, awe_work *w, int j, aero_wing *x) 
   if (!same) awe_vsm_wing_set_twist(x->vsm, x->theta);
   awe_vsm_result r;
   panel_wind(m, w, j, x);
+  if (x->wagner) awe_vsm_wing_set_alpha_shift(x->vsm, x->d0 = w->wing_wag_d[j]);
   int st = awe_vsm_solve(x->vsm, va, om, NULL, &r);
   a->st.solves++;
   if (st != AWE_VSM_OK || !finite_n(r.force, 3) || !finite_n(r.moment, 3) ||
@@ -634,10 +685,33 @@ static void share_panels(aero_wing *x, const awe_vsm_result *r, double f, double
 }
 
 
+/* apparent mass (unsteady.h): each panel's rho SCALE pi c^2 w/4 onto the LE/TE points with the
+ * weights of its force (x->pan_sc as share_panels left them), into w->point_ma and wing_ma */
+static void apparent_mass_points(const awe_model *m, awe_work *w, int j, const aero_wing *x,
+                                 double rho) {
+  (void)m;
+  if (!w->point_ma || !x->pan_ma) return;
+  for (int k = 0; k < x->nsec; k++) w->point_ma[x->sec_le[k]] = w->point_ma[x->sec_te[k]] = 0.0;
+  double sum = 0.0;
+  for (int i = 0; i < x->npan; i++) {
+    int k = x->pan_k[i];
+    double s = x->pan_sc[2 * i], c = x->pan_sc[2 * i + 1], ma = rho * x->pan_ma[i];
+    double wt[4] = {(1 - s) * (1 - c), (1 - s) * c, s * (1 - c), s * c};
+    int pp[4] = {x->sec_le[k], x->sec_te[k], x->sec_le[k + 1], x->sec_te[k + 1]};
+    for (int e = 0; e < 4; e++) w->point_ma[pp[e]] += ma * wt[e];
+    sum += ma;
+  }
+  w->wing_ma[j] = sum;
+}
+
+
 /* no slopes: particle wing x's loads frozen until the next refresh */
 static void zero_slopes(struct awe_aero *a, aero_wing *x) {
   zero_points(x, a->point_da);
   zero_points(x, a->point_db);
+  zero_points(x, a->point_dd);
+  memset(x->F_dd, 0, sizeof(x->F_dd));
+  memset(x->M_dd, 0, sizeof(x->M_dd));
   memset(x->F_da, 0, sizeof(x->F_da));
   memset(x->F_db, 0, sizeof(x->F_db));
   memset(x->M_da, 0, sizeof(x->M_da));
@@ -653,16 +727,22 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
                             const double *va, double qa) {
   double V, al, be;
   wind_angles(va, &V, &al, &be);
-  double *slope[2] = {a->point_da, a->point_db};
-  double *Fs[2] = {x->F_da, x->F_db}, *Ms[2] = {x->M_da, x->M_db};
-  for (int q = 0; q < 2; q++) {
+  double *slope[3] = {a->point_da, a->point_db, a->point_dd};
+  double *Fs[3] = {x->F_da, x->F_db, x->F_dd}, *Ms[3] = {x->M_da, x->M_db, x->M_dd};
+  /* with a Wagner lag a third solve: the slope over the polars' shift d (unsteady.h) */
+  for (int q = 0; q < (x->wagner ? 3 : 2); q++) {
     double a1 = al + (q == 0 ? AWE_AERO_PARTICLE_H : 0.0);
     double b1 = be + (q == 1 ? AWE_AERO_PARTICLE_H : 0.0), vp[3];
     vp[0] = V * cos(b1) * cos(a1);
     vp[1] = V * sin(b1);
     vp[2] = V * cos(b1) * sin(a1);
+    if (q == 2) {
+      memcpy(vp, va, sizeof(vp));
+      awe_vsm_wing_set_alpha_shift(x->vsm, x->d0 + AWE_AERO_PARTICLE_H);
+    }
     awe_vsm_result rp;
     int st = awe_vsm_solve_from(x->vsm, vp, NULL, NULL, x->gam0, &rp);
+    if (q == 2) awe_vsm_wing_set_alpha_shift(x->vsm, x->d0);
     a->st.solves++;
     if (st != AWE_VSM_OK || !finite_n(rp.panel_force, 3 * rp.n_panels)) {
       zero_slopes(a, x);
@@ -700,6 +780,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
   x->yj[0] = V;
   x->yj[1] = al;
   x->yj[2] = be;
+  x->dj = x->d0;
   memcpy(x->sec_j, x->sec, sizeof(awe_vsm_section) * (size_t)x->nsec);
 }
 
@@ -714,6 +795,7 @@ static int particle_slopes_hold(const struct awe_aero *a, const aero_wing *x, do
   if (!(fabs(V / yj[0] - 1.0) <= tol && fabs(remainder(al - yj[1], 2.0 * AWE_PI)) <= tol &&
         fabs(be - yj[2]) <= tol))
     return 0;
+  if (x->wagner && !(fabs(x->d0 - x->dj) <= tol)) return 0;
   double lim = tol * x->cref;
   for (int k = 0; k < x->nsec; k++)
     for (int i = 0; i < 3; i++)
@@ -733,9 +815,12 @@ static void particle_slopes_rescale(struct awe_aero *a, aero_wing *x, double q) 
       for (int i = 0; i < 3; i++) {
         a->point_da[3 * pp[e] + i] *= r;
         a->point_db[3 * pp[e] + i] *= r;
+        a->point_dd[3 * pp[e] + i] *= r;
       }
   }
   for (int i = 0; i < 3; i++) {
+    x->F_dd[i] *= r;
+    x->M_dd[i] *= r;
     x->F_da[i] *= r;
     x->F_db[i] *= r;
     x->M_da[i] *= r;
@@ -775,6 +860,7 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
   }
   if (awe_vsm_wing_set_sections(x->vsm, x->sec, x->nsec) != AWE_VSM_OK) return -1;
   panel_wind(m, w, j, x);
+  if (x->wagner) awe_vsm_wing_set_alpha_shift(x->vsm, x->d0 = w->wing_wag_d[j]);
   awe_vsm_result r;
   /* warm start: the circulation of the last refresh (a linearized refresh ends on a
    * perturbed solve) */
@@ -793,6 +879,7 @@ static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x
     x->M_b[i] = f * r.moment[i];
   }
   share_panels(x, &r, f, sc, a->point_f_b);
+  if (m->wing_apparent_mass[j] > 0.0) apparent_mass_points(m, w, j, x, x->rho0);
   wind_angles(va, &x->y0[0], &x->y0[1], &x->y0[2]);
   int n = r.n_panels < x->npan ? r.n_panels : x->npan;
   memcpy(x->gam0, r.gamma, sizeof(double) * (size_t)n);
@@ -881,9 +968,16 @@ static void particle_loads(const awe_model *m, awe_work *w, int j, aero_wing *x,
       x->ddbe[2] = -va[1] * va[2] / (h * V2);
     }
   }
+  x->ddd = 0.0;
+  if (x->wagner && x->mode == AWE_AERO_LINEARIZED && x->y0[0] > 0.0)
+    x->ddd = clampd(w->wing_wag_d[j] - x->d0, -AWE_AERO_MAX_DELTA, AWE_AERO_MAX_DELTA);
   for (int i = 0; i < 3; i++) {
     F[i] = x->sq * (x->F_b[i] + x->F_da[i] * x->dal + x->F_db[i] * x->dbe);
     M[i] = x->sq * (x->M_b[i] + x->M_da[i] * x->dal + x->M_db[i] * x->dbe);
+    if (x->wagner) {
+      F[i] += x->sq * x->F_dd[i] * x->ddd;
+      M[i] += x->sq * x->M_dd[i] * x->ddd;
+    }
   }
 }
 
@@ -953,6 +1047,7 @@ static void vsm_loads(const awe_model *m, awe_work *w, int j, aero_wing *x) {
     if (i >= 6 && x->sec_group[i - 6] < 0) continue;
     const double *Jr = x->JC + (size_t)i * (size_t)ny;
     double c = x->C0[i] + Jr[0] * d[0] + Jr[1] * d[1] + Jr[2] * d[2];
+    if (x->wagner) c += x->Cd[i] * clampd(w->wing_wag_d[j] - x->d0, -lim, lim);
     for (int k = 3; k < 6; k++) c -= Jr[k] * x->y0[k];
     for (int k = 6; k < ny; k++) c += Jr[k] * d[k];
     c = qa * c + qv * (Jr[3] * wr[0] + Jr[4] * wr[1] + Jr[5] * wr[2]);
@@ -989,6 +1084,8 @@ void awe_aero_point_forces(const awe_model *m, awe_work *w) {
                      *db = a->point_db + 3 * pp[e];
         double *fb = a->point_cur_b + 3 * pp[e], fw[3];
         for (int i = 0; i < 3; i++) fb[i] = x->sq * (f0[i] + da[i] * x->dal + db[i] * x->dbe);
+        if (x->wagner)
+          for (int i = 0; i < 3; i++) fb[i] += x->sq * a->point_dd[3 * pp[e] + i] * x->ddd;
         awe_mat3_vec(R, fb, fw);
         awe_v3_addto(w->force + 3 * pp[e], 1.0, fw);
       }
@@ -1006,10 +1103,50 @@ int awe_aero_point_force_slope(const awe_work *w, int j, int i, double G[9]) {
   if (!x->vsm || x->rigid || !x->valid || x->mode != AWE_AERO_LINEARIZED || !(x->y0[0] > 0.0))
     return 0;
   const double *f0 = a->point_f_b + 3 * i, *da = a->point_da + 3 * i, *db = a->point_db + 3 * i;
+  const double *dd = a->point_dd + 3 * i;
   for (int r = 0; r < 3; r++) {
     double g = f0[r] + da[r] * x->dal + db[r] * x->dbe;
+    if (x->wagner) g += dd[r] * x->ddd;
     for (int c = 0; c < 3; c++)
       G[3 * r + c] = g * x->dsq[c] + x->sq * (da[r] * x->ddal[c] + db[r] * x->ddbe[c]);
   }
   return 1;
+}
+
+
+int awe_aero_unsteady_init(const awe_model *m, awe_work *w) {
+  for (int j = 0; j < m->nwing; j++) {
+    aero_wing *x = w->aero ? &w->aero->wing[j] : NULL;
+    w->wing_wag_chord[j] = 1.0;
+    w->wing_wag_d[j] = 0.0;
+    w->wing_ma[j] = 0.0;
+    if (!x || !x->vsm) continue;
+    awe_vsm_geometry g;
+    awe_vsm_wing_geometry(x->vsm, &g);
+    double cw = 0.0, ws = 0.0;
+    for (int i = 0; i < g.n_panels; i++) {
+      cw += g.chord[i] * g.width[i];
+      ws += g.width[i];
+    }
+    if (ws > 0.0 && cw > 0.0) w->wing_wag_chord[j] = cw / ws;
+    double scale = m->wing_apparent_mass[j];
+    if (!(scale > 0.0) || x->rigid || !w->point_ma || x->pan_ma) continue;
+    x->pan_ma = malloc(sizeof(double) * (size_t)(x->npan > 0 ? x->npan : 1));
+    if (!x->pan_ma) return -1;
+    x->ma_coef = 0.0;
+    for (int i = 0; i < x->npan; i++) {
+      double c = i < g.n_panels ? g.chord[i] : 0.0, wd = i < g.n_panels ? g.width[i] : 0.0;
+      x->pan_ma[i] = scale * AWE_PI * c * c * wd / 4.0;
+      x->ma_coef += x->pan_ma[i];
+    }
+    apparent_mass_points(m, w, j, x, x->rho_vsm);
+  }
+  return 0;
+}
+
+
+double awe_aero_apparent_mass(const awe_work *w, int j, double rho) {
+  const struct awe_aero *a = w->aero;
+  if (!a || j < 0 || j >= a->nwing || !a->wing[j].pan_ma) return 0.0;
+  return rho * a->wing[j].ma_coef;
 }

@@ -97,6 +97,13 @@
  *   v3-60s 113x -> 141x -> 165x). The
  *   right-hand side keeps the current point forces (awe_aero_point_forces_b) and their slope
  *   over va_b (awe_aero_point_force_slope) for the analytic Jacobian.
+ * Unsteady (unsteady.h, physics.md §17; opt-in per wing): with a Wagner lag every refresh
+ *   solves at the lag's deficiency d0 (the polars read at alpha_i - d0) and a linearized wing
+ *   also takes its loads' slope over d (rigid: Cd = dC/dd; particle: the point forces'), one
+ *   more solve at d0 + AWE_AERO_PARTICLE_H, kept with the other slopes while d stays within
+ *   run.vsm_jacobian_tol of where it was taken; between refreshes the loads add slope * (d - d0)
+ *   (limited to +-AWE_AERO_MAX_DELTA). A particle wing's apparent mass is shared over its points
+ *   with the weights of the panel forces at each refresh (w->point_ma).
  * Low wind: below AWE_AERO_MIN_WIND (= vsm_min_wind, 0.5 m/s) a linearized wing is solved at
  *   the same direction with that speed (q -> 0 then makes its loads vanish smoothly), direct and
  *   particle wings get zero loads (SymbolicAWEModels' AeroDirect). No NaN can reach the state.
@@ -197,6 +204,17 @@ int awe_aero_point_forces_on(const awe_work *w, int j);
 
 /* The VSM wing of wing j (NULL without aerodynamics), for tests and diagnostics. */
 struct awe_vsm_wing *awe_aero_vsm(const awe_work *w, int j);
+
+/* Unsteady aerodynamics (unsteady.h), after awe_aero_alloc: the mean chords of the Wagner lag
+ * (w->wing_wag_chord, 1 m without a VSM wing) and the panels' apparent mass with its first
+ * distribution (at the VSM density; each refresh redistributes it at the density there).
+ * Returns 0, or -1 out of memory. G of awe_aero_point_force_slope holds the lag's term in the
+ * force it scales (the lag's own dependence goes to finite differences, jacobian.h). */
+int awe_aero_unsteady_init(const awe_model *m, awe_work *w);
+
+/* The apparent mass of wing j at density rho [kg]: rho SCALE sum_i pi c_i^2 w_i / 4 over its
+ * panels (0 without it). */
+double awe_aero_apparent_mass(const awe_work *w, int j, double rho);
 
 /* Section inputs of rigid wing j at the current workspace: theta per section (n_sections). */
 void awe_aero_section_twist(const awe_model *m, const awe_work *w, int j, double *theta);

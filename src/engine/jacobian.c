@@ -320,15 +320,17 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   int o = w->point_x[i];
   for (int e = 0; e < 3; e++) add(k, o + e, o + 3 + e, 1.0); /* d pos/dt = vel */
   if (!k->a->pt_simple[i]) return;
-  double mi = w->mass[i], inv_m = 1.0 / mi;
+  /* the inertia: the mass and the apparent mass (unsteady.h; weightless) */
+  double mi = w->point_ma ? w->mass[i] + w->point_ma[i] : w->mass[i], inv_m = 1.0 / mi;
   const double *F = w->force + 3 * i;
   int r0 = o + 3;
   /* ground contact (ground.h): per unit mass, a_g(z, v); F holds m a_g */
   double ag[3], Jg[12];
   if (awe_ground_acc(&m->ground, w->pos + 3 * i, w->vel + 3 * i, ag, Jg)) {
+    double gs = w->point_ma ? w->mass[i] * inv_m : 1.0; /* m a_g / (m + m_a) */
     for (int r = 0; r < 3; r++) {
-      add(k, r0 + r, o + 2, Jg[4 * r]);
-      for (int c = 0; c < 3; c++) add(k, r0 + r, o + 3 + c, Jg[4 * r + 1 + c]);
+      add(k, r0 + r, o + 2, gs * Jg[4 * r]);
+      for (int c = 0; c < 3; c++) add(k, r0 + r, o + 3 + c, gs * Jg[4 * r + 1 + c]);
     }
   }
   for (int e = 0; e < w->point_seg_num[i]; e++) {
@@ -569,7 +571,7 @@ static void frame_rows(const awe_jac_an *a, const awe_model *m, const awe_work *
         if (aero && m->point_type[i] == AWE_PT_WING) {
           /* d(R f_b(R^T va_w)) = dR f_b + R G dR^T va_w */
           const double *f = fb + 3 * i;
-          double inv_m = 1.0 / w->mass[i], u[3];
+          double inv_m = 1.0 / (w->point_ma ? w->mass[i] + w->point_ma[i] : w->mass[i]), u[3];
           awe_mat3_vec(a->pt_g + 9 * i, t, u);
           for (int r = 0; r < 3; r++)
             d[r] += (dR[3 * r] * f[0] + dR[3 * r + 1] * f[1] + dR[3 * r + 2] * f[2] +

@@ -22,7 +22,7 @@ enum {
   OC_WG_POS, OC_WG_VEL, OC_WG_QUAT, OC_WG_OMEGA_B, OC_WG_VA, OC_WG_VA_B, OC_WG_FORCE_B,
   OC_WG_MOMENT_B, OC_WG_ELEVATION, OC_WG_AZIMUTH, OC_WG_HEADING, OC_WG_COURSE, OC_WG_AOA,
   OC_WG_AOA_BODY, OC_WG_SIDESLIP, OC_WG_DISTANCE, OC_WG_TURN_RATE, OC_WG_POWER,
-  OC_GR_TWIST, OC_GR_TWIST_VEL, OC_WG_WIND,
+  OC_GR_TWIST, OC_GR_TWIST_VEL, OC_WG_WIND, OC_WG_WAGNER_D, OC_WG_WAGNER_X1, OC_WG_WAGNER_X2,
   OC_KCU_DP_SET, OC_KCU_ST_SET, OC_KCU_DP, OC_KCU_ST, OC_KCU_TAPE_DP, OC_KCU_TAPE_L, OC_KCU_TAPE_R,
   OC_CONTROLLER
 };
@@ -53,6 +53,8 @@ static const out_name OUT_NAMES[] = {
     {"wings", "sideslip", OC_WG_SIDESLIP},
     {"wings", "distance", OC_WG_DISTANCE}, {"wings", "turn_rate", OC_WG_TURN_RATE},
     {"wings", "power", OC_WG_POWER},       {"wings", "wind", OC_WG_WIND},
+    {"wings", "wagner_deficiency", OC_WG_WAGNER_D},
+    {"wings", "wagner_x1", OC_WG_WAGNER_X1}, {"wings", "wagner_x2", OC_WG_WAGNER_X2},
     {"groups", "twist", OC_GR_TWIST},
     {"groups", "twist_vel", OC_GR_TWIST_VEL},
     {"kcu", "depower_set", OC_KCU_DP_SET}, {"kcu", "steering_set", OC_KCU_ST_SET},
@@ -216,6 +218,9 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
       case OC_WG_WIND: /* the wind at the wing's origin: its apparent wind plus its velocity */
         for (int c = 0; c < 3; c++) o[c] = w->wing_va[3 * i + c] + w->wing_vel[3 * i + c];
         break;
+      case OC_WG_WAGNER_D: *o = w->wing_wag_d[i]; break; /* unsteady.h */
+      case OC_WG_WAGNER_X1: *o = w->wing_wag_xs[2 * i]; break;
+      case OC_WG_WAGNER_X2: *o = w->wing_wag_xs[2 * i + 1]; break;
       case OC_GR_TWIST: *o = w->twist[i]; break;
       case OC_GR_TWIST_VEL: *o = w->twist_vel[i]; break;
       case OC_KCU_DP_SET: *o = w->kcu_set[0]; break;

@@ -87,7 +87,8 @@ void awe_point_accelerations(const awe_model *m, awe_work *w) {
     const double *F = w->force + 3 * i, *v = w->vel + 3 * i;
     const double *bfd = m->point_bfd + 3 * i, *wfd = m->point_wfd + 3 * i;
     double *a = w->acc + 3 * i;
-    double inv_m = 1.0 / w->mass[i];
+    /* apparent mass (unsteady.h): inertia without weight */
+    double inv_m = 1.0 / (w->point_ma ? w->mass[i] + w->point_ma[i] : w->mass[i]);
     for (int k = 0; k < 3; k++) a[k] = F[k] * inv_m - wfd[k] * v[k];
     if (bfd[0] == 0.0 && bfd[1] == 0.0 && bfd[2] == 0.0) continue;
     int j = m->point_wing[i];

@@ -17,6 +17,7 @@
 #include "engine/pulley.h"
 #include "engine/quasi_static.h"
 #include "engine/segment.h"
+#include "engine/unsteady.h"
 #include "model/input_signal.h"
 #include "engine/winch.h"
 #include "engine/wing.h"
@@ -151,6 +152,7 @@ static void assemble(const awe_model *m, awe_work *w, int brake_all, double *dyd
   awe_kcu_assemble(m, w, dydt);
   awe_wing_assemble(m, w, dydt);
   awe_group_assemble(m, w, dydt);
+  awe_unsteady_assemble(m, w, dydt);
 }
 
 
@@ -169,6 +171,7 @@ int awe_rhs(double t, const double y[], double dydt[], void *params) {
   unpack(m, w, y);                               /* 2. unpack */
   awe_wind_update(m, w, t);                      /* 3. wind */
   awe_wing_apparent_wind(m, w);
+  awe_unsteady_eval(m, w, y);                    /*    Wagner lag (unsteady.h) */
   awe_segment_rest_lengths(m, w);                /* 4. rest lengths */
   if (w->qs && awe_qs_solve(m, w, t))            /* 5. quasi-static points, pulleys */
     return AWE_RHS_RETRY;

@@ -46,6 +46,9 @@ typedef struct {
   unsigned long rejected;  /* rejected (retried) steps */
   unsigned long qs_solves, qs_iter; /* quasi-static Newton solves and iterations */
   unsigned long lu, lu_solves; /* trbdf2: factorisations and solves of its iteration matrix */
+  /* trbdf2: Newton iterations (one rhs and one solve each) of its TR and BDF2 stages, and
+   * stages that failed to converge (the step is retried with a fresh J, or h halved) */
+  unsigned long newton_tr, newton_bdf, newton_fail;
 } awe_stats;
 
 /* Flags of one right-hand-side call (awe_ctx.flags in rhs.h), kept in the workspace (flags
@@ -53,8 +56,10 @@ typedef struct {
 enum {
   AWE_CTX_BRAKE_ALL = 1u << 0,  /* every winch braked (steady-state march) */
   AWE_CTX_FIX_WING = 1u << 1,   /* rigid wings and their twist held (all derivatives 0) */
-  AWE_CTX_FIX_SPHERE = 1u << 2  /* rigid wings move only radially and do not turn about the
+  AWE_CTX_FIX_SPHERE = 1u << 2, /* rigid wings move only radially and do not turn about the
                                    radial axis (steady-state march, find_steady_state!) */
+  AWE_CTX_NO_LAG = 1u << 3      /* Wagner lags inactive: d = 0, states frozen (the steady-state
+                                   march: steady flow has no lag; unsteady.h) */
 };
 
 struct awe_qs;
@@ -182,6 +187,14 @@ typedef struct awe_work {
   awe_group_geom *gg;      /* [ngroup] */
   double *twist, *twist_free, *twist_vel, *twist_acc; /* [ngroup] [rad], [rad/s], [rad/s^2] */
   double *group_moment_aero, *group_moment_tether;    /* [ngroup] [N m] */
+  /* unsteady aerodynamics (unsteady.h) */
+  int *wing_wag_x;         /* [nw] offset of wings.NAME.wagner_x1 (x2 at +1), -1: no lag */
+  double *wing_wag_chord;  /* [nw] mean chord c of the lag's reduced time 2 V t / c [m] */
+  double *wing_wag_d;      /* [nw] deficiency d of the current call [rad] (0 without lag) */
+  double *wing_wag_dx;     /* [2 nw] dx_i/dt of the current call [rad/s] */
+  double *wing_wag_xs;     /* [2 nw] the lag's states x_1, x_2 of the current call [rad] */
+  double *point_ma;        /* [np] apparent (added) mass of each point [kg]; NULL: none */
+  double *wing_ma;         /* [nw] its sum over the wing's points [kg] */
   struct awe_aero *aero;   /* aerodynamic coupling (aero_coupling.h), NULL without aero */
   unsigned flags;          /* AWE_CTX_* flags of the current rhs call */
 

@@ -66,6 +66,9 @@ static int build_maps(const awe_model *m, awe_work *w) {
     w->wing_u_moment[j] = var_offset(u, "wings", j, "moment");
   }
   for (int g = 0; g < m->ngroup; g++) w->group_x[g] = var_offset(x, "groups", g, "twist");
+  w->wing_wag_x = ints(p, m->nwing, -1);
+  if (!w->wing_wag_x) return -1;
+  for (int j = 0; j < m->nwing; j++) w->wing_wag_x[j] = var_offset(x, "wings", j, "wagner_x1");
 
   int nqs = 0;
   for (int i = 0; i < m->npoint; i++) {
@@ -231,6 +234,17 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
   w->twist_acc = dbls(p, ng);
   w->group_moment_aero = dbls(p, ng);
   w->group_moment_tether = dbls(p, ng);
+  w->wing_wag_chord = dbls(p, nw);
+  w->wing_wag_d = dbls(p, nw);
+  w->wing_wag_dx = dbls(p, 2 * nw);
+  w->wing_wag_xs = dbls(p, 2 * nw);
+  w->wing_ma = dbls(p, nw);
+  int any_ma = 0;
+  for (int j = 0; j < nw; j++) any_ma |= m->wing_apparent_mass[j] > 0.0;
+  w->point_ma = any_ma ? dbls(p, np) : NULL;
+  if (!w->wing_wag_chord || !w->wing_wag_d || !w->wing_wag_dx || !w->wing_wag_xs || !w->wing_ma ||
+      (any_ma && !w->point_ma))
+    goto oom;
   if (!w->wg || !w->gg || !w->point_pos_b || !w->point_slave || !w->point_group ||
       !w->point_twist_r || !w->seg_rigid || !w->wing_R || !w->wing_Rp || !w->wing_q ||
       !w->wing_qdot || !w->twist || !w->twist_free || !w->twist_vel || !w->twist_acc ||
@@ -291,6 +305,7 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
     awe_work_free(w);
     return NULL;
   }
+  if (awe_aero_unsteady_init(m, w)) goto oom;
   return w;
 
 oom:

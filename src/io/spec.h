@@ -148,6 +148,13 @@ typedef struct {
   awe_loc ground_loc;
   awe_loc loc;
   awe_loc damping_loc[2];  /* angular_damping, y_damping set by a scenario (file NULL: not) */
+  /* unsteady aerodynamics (SymbolicAWEModels 0.17 UnsteadyAero; off by default):
+   * unsteady: {apparent_mass: SCALE, wagner: BOOL} */
+  double apparent_mass;    /* scale of the thin-plate added mass rho pi c^2 w / 4; 0: off */
+  int wagner;              /* Wagner lift lag (two states per wing) */
+  double wagner_gains[2], wagner_rates[2]; /* its A_i, b_i where given */
+  int wagner_own[2];       /* gains, rates given (else R. T. Jones' defaults) */
+  awe_loc unsteady_loc;    /* where unsteady: was given (file NULL: not) */
 } awe_wing_spec;
 
 typedef struct {

@@ -14,6 +14,11 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
  * an absent or null node gives AWE_AERO_DEFAULT (spec_struct_yaml.c) */
 awe_status awe_spec_parse_aero_mode(const awe_ynode *n, const char *what, awe_aero_mode *out,
                                     awe_err *err);
+/* a wing's unsteady: {apparent_mass: SCALE (0 ... 100), wagner: BOOL, wagner_gains: [A1, A2],
+ * wagner_rates: [b1, b2]} mapping into x, key by key (absent or null: unchanged); what names it
+ * in messages (spec_struct_yaml.c) */
+awe_status awe_spec_parse_unsteady(const awe_ynode *n, const char *what, awe_wing_spec *x,
+                                   awe_err *err);
 /* aero geometry and its polar CSV files (spec_aero_yaml.c) */
 awe_status awe_spec_read_aero(awe_spec *s, const awe_ynode *root, const char *path,
                               awe_err *err);

@@ -348,7 +348,8 @@ static awe_status read_ground(awe_spec *s, const awe_ynode *gn, awe_err *err) {
 }
 
 
-/* wings: {NAME: {aero_mode, angular_damping, y_damping}} overrides the structure's wings */
+/* wings: {NAME: {aero_mode, angular_damping, y_damping, unsteady}} overrides the structure's
+ * wings */
 static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err *err) {
   if (!wn || wn->kind == AWE_Y_NULL) return AWE_OK;
   if (wn->kind != AWE_Y_MAP)
@@ -375,7 +376,7 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
     snprintf(sec, sizeof(sec), "wings.%s", name);
     if (v->kind != AWE_Y_MAP)
       return awe_err_at(err, AWE_EINVAL, &v->loc, "%s: expected a mapping", sec);
-    static const char *const k[] = {"aero_mode", "angular_damping", "y_damping"};
+    static const char *const k[] = {"aero_mode", "angular_damping", "y_damping", "unsteady"};
     AWE_TRY(awe_ymap_check_keys(v, sec, k, AWE_ARRLEN(k), err));
     const awe_ynode *am = awe_ymap_get(v, "aero_mode");
     if (am && am->kind != AWE_Y_NULL) {
@@ -383,6 +384,9 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
       snprintf(w, sizeof(w), "%s.aero_mode", sec);
       AWE_TRY(awe_spec_parse_aero_mode(am, w, &W->aero_mode, err));
     }
+    char us[240];
+    snprintf(us, sizeof(us), "%s.unsteady", sec);
+    AWE_TRY(awe_spec_parse_unsteady(awe_ymap_get(v, "unsteady"), us, W, err));
     AWE_TRY(num(v, "angular_damping", sec, &W->angular_damping, 0, err));
     AWE_TRY(num(v, "y_damping", sec, &W->y_damping, 0, err));
     static const char *const dk[2] = {"angular_damping", "y_damping"};

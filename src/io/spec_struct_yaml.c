@@ -470,12 +470,60 @@ awe_status awe_spec_parse_aero_mode(const awe_ynode *n, const char *what, awe_ae
 }
 
 
+awe_status awe_spec_parse_unsteady(const awe_ynode *n, const char *what, awe_wing_spec *x,
+                                   awe_err *err) {
+  if (awe_ynode_is_nothing(n)) return AWE_OK;
+  if (n->kind != AWE_Y_MAP)
+    return awe_err_at(err, AWE_EINVAL, &n->loc,
+                      "%s: expected a mapping {apparent_mass: SCALE, wagner: true|false}", what);
+  static const char *const k[] = {"apparent_mass", "wagner", "wagner_gains", "wagner_rates"};
+  AWE_TRY(awe_ymap_check_keys(n, what, k, AWE_ARRLEN(k), err));
+  char w[300];
+  const awe_ynode *am = awe_ymap_get(n, "apparent_mass");
+  if (!awe_ynode_is_nothing(am)) {
+    snprintf(w, sizeof(w), "%s.apparent_mass", what);
+    double v;
+    AWE_TRY(awe_ynode_double(am, w, &v, err));
+    if (!(v >= 0.0 && v <= 100.0))
+      return awe_err_at(err, AWE_EINVAL, &am->loc,
+                        "%s = %g is out of range (a scale of the thin-plate added mass: 0 off, "
+                        "1 the thin-plate value; allowed 0 ... 100)", w, v);
+    x->apparent_mass = v;
+  }
+  const awe_ynode *wg = awe_ymap_get(n, "wagner");
+  if (!awe_ynode_is_nothing(wg)) {
+    snprintf(w, sizeof(w), "%s.wagner", what);
+    AWE_TRY(awe_ynode_bool(wg, w, &x->wagner, err));
+  }
+  /* SymbolicAWEModels' tunable lag constants: gains A_i >= 0 with A_1 + A_2 <= 1 (phi(0) =
+   * 1 - A_1 - A_2 >= 0), rates b_i > 0 per semi-chord */
+  static const char *const vk[2] = {"wagner_gains", "wagner_rates"};
+  for (int q = 0; q < 2; q++) {
+    const awe_ynode *v = awe_ymap_get(n, vk[q]);
+    if (awe_ynode_is_nothing(v)) continue;
+    snprintf(w, sizeof(w), "%s.%s", what, vk[q]);
+    double a[2];
+    AWE_TRY(awe_ynode_vec(v, w, 2, a, err));
+    int okv = q == 0 ? a[0] >= 0.0 && a[1] >= 0.0 && a[0] + a[1] <= 1.0
+                     : a[0] > 0.0 && a[1] > 0.0 && a[0] <= 100.0 && a[1] <= 100.0;
+    if (!okv)
+      return awe_err_at(err, AWE_EINVAL, &v->loc, "%s = [%g, %g] is out of range (%s)", w, a[0],
+                        a[1], q == 0 ? "gains A_i >= 0 with A_1 + A_2 <= 1"
+                                     : "rates b_i per semi-chord in (0, 100]");
+    memcpy(q == 0 ? x->wagner_gains : x->wagner_rates, a, sizeof(a));
+    x->wagner_own[q] = 1;
+  }
+  x->unsteady_loc = n->loc;
+  return AWE_OK;
+}
+
+
 static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {
       "name", "idx", "id", "dynamics_type", "type", "aero_mode", "twist_surfaces", "groups",
       "stations", "point_idxs", "point_ids", "transform_idx", "origin_idx", "z_ref_points",
       "y_ref_points", "y_damping", "angular_damping", "aero_scale_chord", "aero_z_offset",
-      "pos_cad", "ground_point"};
+      "pos_cad", "ground_point", "unsteady"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "wings", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -531,6 +579,8 @@ static awe_status read_wings(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     AWE_TRY(awe_row_opt_double(r, "angular_damping", what, 0.0, &x->angular_damping, err));
     AWE_TRY(awe_row_opt_double(r, "aero_scale_chord", what, 0.0, &x->aero_scale_chord, err));
     AWE_TRY(awe_row_opt_double(r, "aero_z_offset", what, 0.0, &x->aero_z_offset, err));
+    snprintf(w, sizeof(w), "%s: unsteady", what);
+    AWE_TRY(awe_spec_parse_unsteady(awe_row_get(r, "unsteady"), w, x, err));
     const awe_ynode *pc = awe_row_get(r, "pos_cad");
     if (!awe_ynode_is_nothing(pc)) {
       snprintf(w, sizeof(w), "%s: pos_cad", what);

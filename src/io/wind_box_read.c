@@ -329,6 +329,39 @@ static awe_status read_npz_file(const char *path, const awe_npz_grid *g, awe_win
 }
 
 
+awe_status awe_wind_box_read_h5file(hid_t f, const char *path, awe_wind_box *b, awe_err *err) {
+  memset(b, 0, sizeof(*b));
+  awe_status st = AWE_OK;
+  st = read_component(f, path, "u", b->n, &b->u, err);
+  if (st == AWE_OK) st = read_component(f, path, "v", b->n, &b->v, err);
+  if (st == AWE_OK) st = read_component(f, path, "w", b->n, &b->w, err);
+  if (st == AWE_OK) {
+    if (get_attr(f, "d", 3, b->d) || !(b->d[0] > 0 && b->d[1] > 0 && b->d[2] > 0) ||
+        !isfinite(b->d[0] + b->d[1] + b->d[2]))
+      st = awe_err_set(err, AWE_EINVAL, "%s: attribute d (grid spacing [m], 3 values > 0) is "
+                       "missing or wrong (%g, %g, %g)", path, b->d[0], b->d[1], b->d[2]);
+    else if (get_attr(f, "origin", 3, b->x0) || !isfinite(b->x0[0] + b->x0[1] + b->x0[2]))
+      st = awe_err_set(err, AWE_EINVAL, "%s: attribute origin (position of point 0 [m], 3 "
+                       "values) is missing or not finite", path);
+  }
+  if (st == AWE_OK) {
+    double px, seed;
+    get_attr(f, "periodic_x", 1, &px);
+    b->periodic_x = px == 1.0;
+    get_attr(f, "gamma", 1, &b->gamma);
+    get_attr(f, "length", 1, &b->length);
+    get_attr(f, "ae", 1, &b->ae);
+    get_attr(f, "ti", 1, &b->ti);
+    get_attr(f, "v_ref", 1, &b->v_ref);
+    get_attr(f, "h_ref", 1, &b->h_ref);
+    get_attr(f, "seed", 1, &seed);
+    b->seed = seed >= 0 ? (uint64_t)seed : 0;
+  }
+  if (st != AWE_OK) awe_wind_box_free(b);
+  return st;
+}
+
+
 awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err) {
   return awe_wind_box_read_grid(path, NULL, b, err);
 }
@@ -365,31 +398,7 @@ awe_status awe_wind_box_read_grid(const char *path, const awe_npz_grid *g, awe_w
                      path);
     goto out;
   }
-  st = read_component(f, path, "u", b->n, &b->u, err);
-  if (st == AWE_OK) st = read_component(f, path, "v", b->n, &b->v, err);
-  if (st == AWE_OK) st = read_component(f, path, "w", b->n, &b->w, err);
-  if (st == AWE_OK) {
-    if (get_attr(f, "d", 3, b->d) || !(b->d[0] > 0 && b->d[1] > 0 && b->d[2] > 0) ||
-        !isfinite(b->d[0] + b->d[1] + b->d[2]))
-      st = awe_err_set(err, AWE_EINVAL, "%s: attribute d (grid spacing [m], 3 values > 0) is "
-                       "missing or wrong (%g, %g, %g)", path, b->d[0], b->d[1], b->d[2]);
-    else if (get_attr(f, "origin", 3, b->x0) || !isfinite(b->x0[0] + b->x0[1] + b->x0[2]))
-      st = awe_err_set(err, AWE_EINVAL, "%s: attribute origin (position of point 0 [m], 3 "
-                       "values) is missing or not finite", path);
-  }
-  if (st == AWE_OK) {
-    double px, seed;
-    get_attr(f, "periodic_x", 1, &px);
-    b->periodic_x = px == 1.0;
-    get_attr(f, "gamma", 1, &b->gamma);
-    get_attr(f, "length", 1, &b->length);
-    get_attr(f, "ae", 1, &b->ae);
-    get_attr(f, "ti", 1, &b->ti);
-    get_attr(f, "v_ref", 1, &b->v_ref);
-    get_attr(f, "h_ref", 1, &b->h_ref);
-    get_attr(f, "seed", 1, &seed);
-    b->seed = seed >= 0 ? (uint64_t)seed : 0;
-  }
+  st = awe_wind_box_read_h5file(f, path, b, err);
   H5Fclose(f);
 out:
   H5Eset_auto2(H5E_DEFAULT, fn, data);

@@ -8,6 +8,7 @@
 #ifndef AWE_WIND_BOX_READ_H
 #define AWE_WIND_BOX_READ_H
 
+#include <hdf5.h>
 #include <stdio.h>
 
 #include "turb/wind_box.h"
@@ -18,6 +19,10 @@
  * removed), one ending in .npz as AtmosphericModels.jl's field (awe_wind_box_read_npz, the
  * default grid); anything else as awesim's HDF5 box. */
 awe_status awe_wind_box_read(const char *path, awe_wind_box *b, awe_err *err);
+
+/* awesim's HDF5 box from an open file f (path names it in messages; the fuzzing harness builds
+ * the file in memory). b is empty on failure. */
+awe_status awe_wind_box_read_h5file(hid_t f, const char *path, awe_wind_box *b, awe_err *err);
 
 /* TurbSim's .bts from an open stream (path names it in messages; the fuzzing harness reads
  * memory). b is empty on failure. */

@@ -35,6 +35,11 @@
  * va (apparent wind at the origin, world), elevation, azimuth, heading, course, aoa, sideslip,
  * distance, power; groups.NAME.twist [rad].
  *
+ * Unsteady aerodynamics (engine/unsteady.h): a wing with unsteady.wagner has the states
+ * wings.NAME.wagner_x1, wings.NAME.wagner_x2 [rad] (after the kcu's; in the Jacobian's pattern
+ * they join a rigid wing's block when they follow it directly, integrate.c), logged as outputs
+ * of the same names with wings.NAME.wagner_deficiency [rad].
+ *
  * Kite control unit (kcu.h; scenario kcu:): states kcu.depower_actual, kcu.steering_actual
  * [%] (the motors' positions), inputs kcu.depower, kcu.steering [%] (the commands), outputs
  * kcu.depower_set, kcu.steering_set (the commands as used, clamped), kcu.depower_actual,
@@ -127,6 +132,12 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   /* kite control unit: a motor for each tape set it drives */
   if (m->has_kcu && m->kcu_seg[0] >= 0) ADD(x, "kcu", "", 0, "depower_actual", "%", 1, 1e-4, LL);
   if (m->has_kcu && m->kcu_seg[1] >= 0) ADD(x, "kcu", "", 0, "steering_actual", "%", 1, 1e-4, LL);
+  /* Wagner lift lag (engine/unsteady.h): two states per wing, [rad] (per semi-chord) */
+  for (int i = 0; i < m->nwing; i++) {
+    if (!m->wing_wagner[i]) continue;
+    ADD(x, "wings", m->wing_name[i], i, "wagner_x1", "rad", 1, 1e-6, LL);
+    ADD(x, "wings", m->wing_name[i], i, "wagner_x2", "rad", 1, 1e-6, LL);
+  }
 
   /* inputs */
   for (int i = 0; i < m->nwinch; i++) {
@@ -212,6 +223,13 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int k = 0; k < (int)(sizeof(wv) / sizeof(wv[0])); k++)
     for (int i = 0; i < m->nwing; i++)
       ADD(y, "wings", m->wing_name[i], i, wv[k].var, wv[k].unit, wv[k].dim, 0, wv[k].flags);
+  for (int i = 0; i < m->nwing; i++)
+    if (m->wing_wagner[i])
+      ADD(y, "wings", m->wing_name[i], i, "wagner_deficiency", "rad", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwing; i++)
+    if (m->wing_wagner[i]) ADD(y, "wings", m->wing_name[i], i, "wagner_x1", "rad", 1, 0, AWE_VF_LOG);
+  for (int i = 0; i < m->nwing; i++)
+    if (m->wing_wagner[i]) ADD(y, "wings", m->wing_name[i], i, "wagner_x2", "rad", 1, 0, AWE_VF_LOG);
   for (int g = 0; g < m->ngroup; g++)
     ADD(y, "groups", m->group_name[g], g, "twist", "rad", 1, 0, AWE_VF_LOG | AWE_VF_ANGLE);
   if (m->has_kcu) {

@@ -180,6 +180,10 @@ typedef struct awe_model {
   int *wing_ref_adr, *wing_ref_num, *wing_ref_pts;    /* 4 weighted sets: z1, z2, y1, y2 */
   double *wing_ref_w;                                  /* (set k of wing i at adr[4i+k]) */
   double *wing_y_damping, *wing_angular_damping, *wing_aero_scale_chord, *wing_aero_z_offset;
+  /* unsteady aerodynamics (engine/unsteady.h; SymbolicAWEModels 0.17 UnsteadyAero) */
+  double *wing_apparent_mass; /* scale of the thin-plate added mass, 0: off */
+  unsigned char *wing_wagner; /* Wagner lift lag on (states wings.NAME.wagner_x1, _x2) */
+  double *wing_wagner_gains, *wing_wagner_rates; /* [2 nw] its A_i and b_i (Jones' defaults) */
   int *wing_transform;        /* transform index or -1 */
   double *wing_mass;          /* sum of its points' masses [kg] */
   int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */

@@ -98,6 +98,10 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->wing_angular_damping, nw);
   AWE_MB_ALLOC(m->wing_aero_scale_chord, nw);
   AWE_MB_ALLOC(m->wing_aero_z_offset, nw);
+  AWE_MB_ALLOC(m->wing_apparent_mass, nw);
+  AWE_MB_ALLOC(m->wing_wagner, nw);
+  AWE_MB_ALLOC(m->wing_wagner_gains, 2 * nw);
+  AWE_MB_ALLOC(m->wing_wagner_rates, 2 * nw);
   AWE_MB_ALLOC(m->wing_transform, nw);
   AWE_MB_ALLOC(m->wing_mass, nw);
   AWE_MB_ALLOC(m->wing_ground_point, nw);
@@ -170,6 +174,20 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
     m->wing_angular_damping[i] = w->angular_damping;
     m->wing_aero_scale_chord[i] = w->aero_scale_chord;
     m->wing_aero_z_offset[i] = w->aero_z_offset;
+    m->wing_apparent_mass[i] = w->apparent_mass;
+    m->wing_wagner[i] = (unsigned char)(w->wagner != 0);
+    /* R. T. Jones' fit of Wagner's function unless the wing sets its own (engine/unsteady.h) */
+    int own_a = w->wagner_own[0], own_b = w->wagner_own[1];
+    m->wing_wagner_gains[2 * i] = own_a ? w->wagner_gains[0] : 0.165;
+    m->wing_wagner_gains[2 * i + 1] = own_a ? w->wagner_gains[1] : 0.335;
+    m->wing_wagner_rates[2 * i] = own_b ? w->wagner_rates[0] : 0.0455;
+    m->wing_wagner_rates[2 * i + 1] = own_b ? w->wagner_rates[1] : 0.3;
+    if (w->apparent_mass > 0.0 && w->type == AWE_WING_RIGID)
+      return awe_err_at(err, AWE_EINVAL, w->unsteady_loc.file ? &w->unsteady_loc : &w->loc,
+                        "%s: unsteady.apparent_mass needs a PARTICLE_DYNAMICS wing: the added "
+                        "mass is spread over the wing's points with the weights of the panel "
+                        "forces, which a RIGID_DYNAMICS wing does not have (SymbolicAWEModels "
+                        "refuses it too); use 0 or a particle wing", owner);
     m->wing_transform[i] = -1;
     m->wing_ground_point[i] = -1;
     if (AWE_REF_GIVEN(w->ground_point))

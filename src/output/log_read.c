@@ -42,6 +42,16 @@ awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_c
     awe_h5_quiet_off(&q);
     return awe_err_set(err, AWE_ENOFILE, "%s: cannot open it as an HDF5 file", path);
   }
+  awe_status st = awe_log_read_file(f, path, yl, yc, ny, out, err);
+  H5Fclose(f);
+  awe_h5_quiet_off(&q);
+  return st;
+}
+
+
+awe_status awe_log_read_file(hid_t f, const char *path, const awe_varlist *yl,
+                             const awe_lin_chan *yc, int ny, awe_log_data *out, awe_err *err) {
+  memset(out, 0, sizeof(*out));
   awe_status st = AWE_OK;
   hsize_t dims[3];
   int rank;
@@ -107,8 +117,6 @@ awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_c
     free(buf);
   }
 done:
-  H5Fclose(f);
-  awe_h5_quiet_off(&q);
   if (st) awe_log_data_free(out);
   return st;
 }

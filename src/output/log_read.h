@@ -4,6 +4,8 @@
 #ifndef AWE_LOG_READ_H
 #define AWE_LOG_READ_H
 
+#include <hdf5.h>
+
 #include "analysis/linearize.h"
 #include "util/status.h"
 
@@ -21,6 +23,10 @@ typedef struct {
  * (cannot open), AWE_EPARSE (not a log of awesim: no /time). */
 awe_status awe_log_read(const char *path, const awe_varlist *yl, const awe_lin_chan *yc, int ny,
                         awe_log_data *out, awe_err *err);
+/* The same from an open file f (path only names it in messages): what the fuzzer drives, on a
+ * file built in memory. */
+awe_status awe_log_read_file(hid_t f, const char *path, const awe_varlist *yl,
+                             const awe_lin_chan *yc, int ny, awe_log_data *out, awe_err *err);
 void awe_log_data_free(awe_log_data *d);
 
 #endif

@@ -149,12 +149,6 @@ out:
 
 awe_status awe_trim_read_h5(const char *path, const awe_model *m, double *x, double *u,
                             awe_err *err) {
-  char *xn = names(&m->reg.state), *un = names(&m->reg.input);
-  if (!xn || !un) {
-    free(xn);
-    free(un);
-    return awe_err_set(err, AWE_ENOMEM, "out of memory");
-  }
   awe_h5_quiet q;
   awe_h5_quiet_on(&q);
   awe_status st = AWE_OK;
@@ -164,11 +158,21 @@ awe_status awe_trim_read_h5(const char *path, const awe_model *m, double *x, dou
              ? awe_err_set(err, AWE_ENOFILE, "%s: %s", path, strerror(errno))
              : awe_err_set(err, AWE_EINVAL, "%s: not an HDF5 file", path);
   } else {
-    st = get_vec(f, path, "x", "x_names", xn, m->reg.state.size, x, err);
-    if (!st) st = get_vec(f, path, "u", "u_names", un, m->reg.input.size, u, err);
+    st = awe_trim_read_file(f, path, m, x, u, err);
     H5Fclose(f);
   }
   awe_h5_quiet_off(&q);
+  return st;
+}
+
+
+awe_status awe_trim_read_file(hid_t f, const char *path, const awe_model *m, double *x,
+                              double *u, awe_err *err) {
+  char *xn = names(&m->reg.state), *un = names(&m->reg.input);
+  awe_status st = AWE_OK;
+  if (!xn || !un) st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+  if (!st) st = get_vec(f, path, "x", "x_names", xn, m->reg.state.size, x, err);
+  if (!st) st = get_vec(f, path, "u", "u_names", un, m->reg.input.size, u, err);
   free(xn);
   free(un);
   return st;

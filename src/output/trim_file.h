@@ -11,6 +11,8 @@
 #ifndef AWE_TRIM_FILE_H
 #define AWE_TRIM_FILE_H
 
+#include <hdf5.h>
+
 #include "model/model.h"
 #include "util/status.h"
 
@@ -22,5 +24,8 @@ awe_status awe_trim_write_h5(const char *path, const awe_model *m, const double 
  * when it cannot be read, AWE_EINVAL when it is not a trim file of m. */
 awe_status awe_trim_read_h5(const char *path, const awe_model *m, double *x, double *u,
                             awe_err *err);
+/* The same from an open file f (path names it in messages). */
+awe_status awe_trim_read_file(hid_t f, const char *path, const awe_model *m, double *x,
+                              double *u, awe_err *err);
 
 #endif

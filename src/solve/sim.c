@@ -10,6 +10,7 @@
 #include "control/controller.h"
 #include "engine/aero_coupling.h"
 #include "engine/outputs.h"
+#include "engine/unsteady.h"
 #include "engine/winch.h"
 #include "engine/wind.h"
 #include "engine/work_alloc.h"
@@ -264,6 +265,22 @@ awe_status awe_sim_steady_state(awe_sim *s, double t_settle, awe_err *err) {
 }
 
 
+/* a Wagner lag starts in steady flow (d = 0, engine/unsteady.h), and the aerodynamic models
+ * of a refresh before it are solved again at d = 0 */
+static void wagner_settle(awe_sim *s) {
+  const awe_model *m = s->m;
+  int any = 0;
+  for (int j = 0; j < m->nwing; j++) any |= s->w->wing_wag_x[j] >= 0;
+  if (!any) return;
+  awe_ctx c = s->ctx;
+  c.t_lo = s->t;
+  c.t_hi = INFINITY;
+  if (awe_rhs(s->t, s->y, s->w->refresh_dydt, &c) != GSL_SUCCESS) return;
+  awe_wagner_settle(m, s->w, s->y);
+  awe_sim_aero_refresh(s);
+}
+
+
 awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   const awe_model *m = s->m;
   s->guard.phase = "start";
@@ -275,12 +292,14 @@ awe_status awe_sim_start(awe_sim *s, awe_err *err) {
   awe_input_default(m, s->w, s->u);
   precalc(s);
   awe_sim_aero_refresh(s);
+  wagner_settle(s);
   if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
   if (m->opt.steady_state) {
     awe_status st = awe_sim_steady_state(s, m->opt.steady_state_time, err);
     if (st != AWE_OK) return st;
     s->guard.phase = "start";
     awe_aero_reset_stats(s->w);
+    wagner_settle(s);
     awe_sim_aero_refresh(s);
     if (awe_guard_poll(&s->guard, s->t, 1)) return awe_guard_error(&s->guard, err);
   }

@@ -37,6 +37,9 @@ static int install(awe_sjac *w, const awe_jac_pattern *p) {
   w->njac = p->njac;
   w->nfact = p->nfact;
   w->nsolve = p->nsolve;
+  w->nnewton_tr = p->nnewton_tr;
+  w->nnewton_bdf = p->nnewton_bdf;
+  w->nnewton_fail = p->nnewton_fail;
   w->jac = p->analytic ? p->jac : NULL;
   w->jac_ctx = p->jac_ctx;
   w->color_adr = calloc((size_t)n + 2, sizeof(int));

@@ -21,6 +21,9 @@ typedef struct {
   const int *col_adr, *col_num, *rows;
   unsigned long *njac; /* incremented per Jacobian; may be NULL */
   unsigned long *nfact, *nsolve; /* incremented per factorisation and per solve; may be NULL */
+  /* the stepper's Newton iterations in its two stages and its failed stages
+   * (step_trbdf2.c); may be NULL */
+  unsigned long *nnewton_tr, *nnewton_bdf, *nnewton_fail;
   /* optional analytic columns (jacobian.h): analytic[j] != 0 marks them; jac(jac_ctx, t, y,
    * jval) fills them on the packed pattern (columns in order from 0) before the finite
    * differences of the others; its status is the Jacobian's */
@@ -43,6 +46,7 @@ typedef struct {
    * and its colouring: colour c has the columns color_cols[color_adr[c] .. color_adr[c+1]) */
   int ncolor, *color_adr, *color_cols, *col_adr, *col_num, *rows;
   unsigned long *njac, *nfact, *nsolve;  /* the pattern's counters (may be NULL) */
+  unsigned long *nnewton_tr, *nnewton_bdf, *nnewton_fail;
   int (*jac)(void *, double, const double *, double *); /* analytic columns, or NULL */
   void *jac_ctx;
   awe_slu *lu;

@@ -11,6 +11,7 @@
 #include "model/input_signal.h"
 #include "solve/steady_jac.h"
 #include "engine/aero_coupling.h"
+#include "engine/unsteady.h"
 #include "util/kite_frames.h"
 #include "engine/wind.h"
 #include "engine/wing.h"
@@ -107,6 +108,14 @@ static double acc_norm(awe_steady_io *s, const int *A, int np, double *r) {
  * max |acc| < 1e-3. At most 1000 iterations; it stops after 100 without a 0.1 % improvement
  * (25 once max |acc| is below 1e-3 of the settling tolerance AWE_STEADY_ACC_OK).
  * Returns the iterations done. */
+/* does a wing have a Wagner lag (engine/unsteady.h)? */
+static int wagner_any(const awe_model *m, const awe_work *w) {
+  for (int j = 0; j < m->nwing; j++)
+    if (w->wing_wag_x[j] >= 0) return 1;
+  return 0;
+}
+
+
 int awe_steady_polish(awe_steady_io *s) {
   const awe_model *m = s->m;
   awe_work *w = s->w;
@@ -238,7 +247,8 @@ awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
   s->ctx->nsig = 0;
   s->ctx->t_lo = -INFINITY;
   s->ctx->t_hi = INFINITY;
-  s->ctx->flags |= AWE_CTX_BRAKE_ALL | (s->free ? 0u : AWE_CTX_FIX_SPHERE);
+  /* a Wagner lag has no deficiency in steady flow (the run settles its states afterwards) */
+  s->ctx->flags |= AWE_CTX_BRAKE_ALL | AWE_CTX_NO_LAG | (s->free ? 0u : AWE_CTX_FIX_SPHERE);
   if (s->free) s->ctx->flags &= ~AWE_CTX_FIX_SPHERE;
 
   awe_status rc = AWE_OK;
@@ -272,6 +282,9 @@ awe_status awe_steady_march(awe_steady_io *s, double t_settle, awe_err *err) {
   zero_velocities(m, w, s->y);
   if (rc == AWE_OK) awe_steady_polish(s);
   if (rc == AWE_OK && s->guard->why) rc = awe_guard_error(s->guard, err);
+  /* the Wagner lags' states to steady flow at the settled state (d = 0 there, unsteady.h) */
+  if (rc == AWE_OK && wagner_any(m, w) && awe_rhs(0.0, s->y, s->dydt, s->ctx) == GSL_SUCCESS)
+    awe_wagner_settle(m, w, s->y);
   if (rc == AWE_OK && w->aero) awe_rhs_aero_refresh(s->ctx, 0.0, s->y);
   if (rc == AWE_OK) {
     if (residual(s, &fmax, &amax) != GSL_SUCCESS) {

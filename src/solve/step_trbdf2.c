@@ -276,12 +276,14 @@ static int anderson(trbdf2_state *s, int na, double *z, const double *r) {
 /* z = h f(ts, base + d z) by simplified Newton from the predictor in z, accelerated by
  * Anderson mixing (see the file head). GSL_SUCCESS, GSL_FAILURE (no convergence) or the
  * function's status. */
-static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, double h, double *z) {
+static int newton(trbdf2_state *s, const gsl_odeiv2_system *sys, double ts, double h, double *z,
+                  unsigned long *count) {
   size_t n = s->n;
   double prev = 0.0;
   int na = 0, head = 0; /* history: na differences in a ring, the next one goes to head */
   for (int k = 0; k < TB_MAXIT; k++) {
     if (k + 1 > s->iters) s->iters = k + 1;
+    if (count) (*count)++;
     for (size_t i = 0; i < n; i++) s->ys[i] = s->base[i] + TB_D * z[i];
     int st = GSL_ODEIV_FN_EVAL(sys, ts, s->ys, s->fs);
     if (st != GSL_SUCCESS) return st;
@@ -355,14 +357,14 @@ static int stages(trbdf2_state *s, const gsl_odeiv2_system *sys, double t, doubl
     s->z2[i] = h * fp[i];
     s->base[i] = y[i] + TB_D * s->z1[i];
   }
-  int st = newton(s, sys, t + TB_GAMMA * h, h, s->z2);
+  int st = newton(s, sys, t + TB_GAMMA * h, h, s->z2, s->w.nnewton_tr);
   if (st != GSL_SUCCESS) return st;
   for (size_t i = 0; i < n; i++) {
     double zp = h * fp[i];
     s->z3[i] = zp + (s->z2[i] - zp) / TB_GAMMA;
     s->base[i] = y[i] + TB_W * (s->z1[i] + s->z2[i]);
   }
-  return newton(s, sys, t + h, h, s->z3);
+  return newton(s, sys, t + h, h, s->z3, s->w.nnewton_bdf);
 }
 
 
@@ -390,11 +392,13 @@ static int trbdf2_apply(void *vstate, size_t dim, double t, double h, double y[]
     fresh = 1;
   }
   st = stages(s, sys, t, h, y);
+  if (st != GSL_SUCCESS && s->w.nnewton_fail) (*s->w.nnewton_fail)++;
   if (st != GSL_SUCCESS && !fresh) {
     /* an old Jacobian: renew it and try once more at this h */
     st = predicted_jacobian(s, sys, t, h, y);
     if (st != GSL_SUCCESS) return st;
     st = stages(s, sys, t, h, y);
+    if (st != GSL_SUCCESS && s->w.nnewton_fail) (*s->w.nnewton_fail)++;
   }
   if (st != GSL_SUCCESS) return st; /* evolve restores y and halves h */
   /* J has aged: renew it for the next step */

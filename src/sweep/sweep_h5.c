@@ -120,6 +120,14 @@ static void from_file(hid_t f, double t0, awe_sweep_results *r) {
   free(el);
 }
 
+_Static_assert(sizeof(hid_t) == sizeof(int64_t), "hid_t is int64_t from HDF5 1.10 on");
+
+void awe_sweep_h5_results_file(int64_t f, double t0, awe_sweep_results *r) {
+  *r = (awe_sweep_results){NAN, NAN, NAN, NAN, -1, ""};
+  from_file(f, t0, r);
+}
+
+
 awe_status awe_sweep_h5_results(const char *path, double t0, awe_sweep_results *r,
                                 awe_err *err) {
   *r = (awe_sweep_results){NAN, NAN, NAN, NAN, -1, ""};

@@ -39,7 +39,7 @@ for h in $list; do
     [ -f "$f" ] && cp "$f" "$corp/seed_$(echo "$f" | tr '/' '_')"
   done
   log=build/fuzz/fuzz_$h.log
-  # fuzz_h5_inputs and fuzz_lin_model set a 16 MiB memory budget (AWESIM_MAX_MEMORY): any
+  # fuzz_h5_inputs (1 MiB) and fuzz_lin_model (16 MiB) set a memory budget (AWESIM_MAX_MEMORY): any
   # allocation past 64 MiB means a reader allocated before checking, and fails
   case $h in h5_inputs | lin_model) mlim=64 ;; *) mlim=2048 ;; esac
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

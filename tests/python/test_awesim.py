@@ -202,6 +202,15 @@ with awesim.Simulation(root / "scenarios/pendulum.yaml") as s:
     ix = lin.x.index("points.bob.pos.x")
     iv = lin.x.index("points.bob.vel.x")
     check(A[ix, iv] == 1.0 and lin.x_units[ix] == "m", "linearize: d pos/dt = vel (A = 1)")
+    # chosen channels, as `awesim linearize --outputs`: the same A, only the chosen rows of C
+    sel = s.linearize(outputs=lin.y[:1])
+    check(sel.y == lin.y[:1] and np.array_equal(sel.A, lin.A) and np.array_equal(sel.C, lin.C[:1]),
+          "linearize(outputs=...): one row of C, A unchanged")
+    try:
+        s.linearize(inputs="no_such.*")
+        check(False, "linearize(inputs=) matching nothing is refused")
+    except awesim.Error:
+        check(True, "linearize(inputs=) matching nothing is refused")
 with awesim.Simulation(root / "scenarios/2plate_parked.yaml", set={"run.steady_state": False,
                                                                    "run.duration": 1}) as s:
     r = s.trim()
