@@ -7,6 +7,7 @@
 #   make fuzz       libFuzzer harnesses of the input readers, FUZZ_SECONDS (60) each (clang),
 #                   then FUZZ_SECONDS of tools/semantic-fuzz (the simulation under ASan+UBSan)
 #   make install PREFIX=/usr/local
+#   make install-python   the Python package only, for Debian's python3 (PYTHON, PYTHON_SITE)
 #
 # Builds run one job per core unless -j is given; compile lines are short (`CC src/x.c`),
 # V=1 prints the full commands.
@@ -299,3 +300,25 @@ uninstall-lib:
 	rm -rf $(DESTDIR)$(LIBDIR)/awesim
 
 -include $(PIC_OBJS:.o=.d)
+
+# ---- the Python package (python/, pyproject.toml) for Debian's python3 ----
+# pip builds it offline from the checkout (--no-build-isolation: Debian's python3-setuptools,
+# nothing downloaded) with libawesim.so inside, and installs it where that python3 looks:
+# PREFIX/lib/pythonX.Y/dist-packages (on Debian's sys.path for PREFIX=/usr/local; elsewhere
+# add PYTHON_SITE to PYTHONPATH). `make install` does it too.
+PYTHON      ?= /usr/bin/python3
+PYTHON_SITE ?= $(PREFIX)/lib/python$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)/dist-packages
+.PHONY: install-python uninstall-python
+install: install-python
+install-python: lib
+	@$(PYTHON) -m pip --version >/dev/null 2>&1 || \
+	  { echo "install-python: $(PYTHON) has no pip (Debian: apt-get install python3-pip)" >&2; exit 69; }
+	$(PYTHON) -m pip install -q --no-build-isolation --no-index --no-deps --no-cache-dir \
+	  --disable-pip-version-check --root-user-action=ignore --upgrade \
+	  --target $(DESTDIR)$(PYTHON_SITE) ./python
+	@rm -rf python/build python/awesim.egg-info
+	@echo "install-python: awesim for $(PYTHON) in $(DESTDIR)$(PYTHON_SITE)"
+
+uninstall: uninstall-python
+uninstall-python:
+	rm -rf $(DESTDIR)$(PYTHON_SITE)/awesim $(DESTDIR)$(PYTHON_SITE)/awesim-*.dist-info

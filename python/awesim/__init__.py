@@ -8,6 +8,8 @@
     log = sim.run()                                 # the rest of the run: numpy arrays
     log["time"], log["wings.main_wing.heading"], log.units["wings.main_wing.heading"]
     sim.trim(); lin = sim.linearize()               # lin.A, lin.B, lin.C, lin.D, lin.x ...
+    log = awesim.read_log("out/run.h5")             # an HDF5 log, the same shape (h5py)
+    awesim.h5attrs(h5py_object)                     # its attributes, strings as str
 
 Needs numpy and libawesim.so (found as awesim/_lib.py says); no compiler. Errors raise
 awesim.Error with awesim's message.
@@ -28,7 +30,8 @@ import numpy as np
 from . import _lib
 from ._lib import Error
 
-__all__ = ["Simulation", "Error", "Interrupted", "Log", "Linear", "version"]
+__all__ = ["Simulation", "Error", "Interrupted", "Log", "Linear", "version", "read_log",
+           "h5attrs"]
 
 _EINTR = 9  # AWESIM_EINTR
 
@@ -431,3 +434,6 @@ class Simulation:
             names.append([_lib.lin_name(self._h, kind, i).decode() for i in range(n)])
             units.append([_lib.lin_unit(self._h, kind, i).decode() for i in range(n)])
         return Linear(A, B, C, D, names, units)
+
+
+from .h5log import h5attrs, read_log  # noqa: E402  (h5log uses Log, defined above)

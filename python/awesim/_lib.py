@@ -1,8 +1,10 @@
 """_lib.py: find libawesim.so and declare its functions (include/awesim.h) for ctypes.
 
-The library is looked for, in order: $AWESIM_LIB (a path), the repository's build/lib/ beside
-this package (a checkout after `make`), PREFIX/lib of `make install` (which puts this package
-in PREFIX/lib/awesim/python), then the system's (ldconfig's cache).
+The library is looked for, in order: $AWESIM_LIB (a path), libawesim.so inside this package
+(a `pip install ./python` carries it), the repository's build/lib/ beside this package (a
+checkout after `make`, or `pip install -e python`), PREFIX/lib of `make install` (which puts
+this package in PREFIX/lib/awesim/python) or of `make install-python` (PREFIX/lib/pythonX.Y/
+dist-packages), then the system's (ldconfig's cache).
 """
 import ctypes
 import ctypes.util
@@ -27,8 +29,10 @@ def _candidates():
     if env:
         yield env
         return
+    yield str(_here / "libawesim.so")
     yield str(_here.parent.parent / "build" / "lib" / "libawesim.so")
-    # installed: PREFIX/lib/awesim/python/awesim -> PREFIX/lib
+    # installed: PREFIX/lib/awesim/python/awesim and PREFIX/lib/pythonX.Y/dist-packages/awesim
+    # -> PREFIX/lib
     yield str(_here.parent.parent.parent / "libawesim.so.0")
     found = ctypes.util.find_library("awesim")
     if found:
