@@ -91,6 +91,8 @@ typedef struct {
   const char *name;
   awe_ref seg[2];
   awe_dyn_type type;
+  double sum_len;         /* l0_1 + l0_2 as built [m] (an awesIO document's awesim_sum_len);
+                           * 0 = the sum of the legs' rest lengths */
   awe_loc loc;
 } awe_pulley_spec;
 
@@ -113,6 +115,8 @@ typedef struct {
   awe_line_props props;   /* route 2 */
   double init_stretched_length, init_tether_force, init_stretch_frac; /* NAN if absent */
   int length_set;         /* the scenario set the length (tethers:, settings.initial.l_tethers) */
+  double len0;            /* unstretched length as built [m] (an awesIO document's awesim_len0),
+                           * used when no init_* is given; 0 = the sum of the rest lengths */
   awe_loc loc;
 } awe_tether_spec;
 

@@ -141,6 +141,8 @@ typedef struct awe_model {
   double *tether_len0;        /* unstretched length at init [m] */
   double *tether_stretched0;  /* stretched (placed) length at init [m] */
   int *tether_winch;          /* winch index or -1 */
+  double *tether_init;        /* [3n] the spec's init_stretched_length, init_tether_force,
+                               * init_stretch_frac (NAN: not given), for the awesIO writer */
 
   /* winches */
   int *winch_tether_adr, *winch_tether_num, *winch_tethers;
@@ -163,6 +165,11 @@ typedef struct awe_model {
   awe_dyn_type *pulley_type;
   double *pulley_sum_len;     /* l0_1 + l0_2 [m] */
   double *pulley_len0;        /* initial rest length of leg 1 [m] */
+
+  /* transforms: the spec's, as placed (names in the pool, locations cleared), for the awesIO
+   * writer; point_transform and wing_transform index them */
+  int ntransform;
+  awe_transform_spec *transforms;
 
   /* groups (twist surfaces) */
   int *group_point_adr, *group_point_num, *group_points;
