@@ -1,6 +1,9 @@
 /* awesio_write.c: a built model as an awesIO structure document (awesio_write.h). Written
  * from the model, not the spec, so generated tether points and segments, materials and
- * transforms are already expanded and every number is the one the run uses. */
+ * transforms are already expanded and every number is the one the run uses; what placement
+ * rewrites (tether and pulley rest lengths, positions) is written with what it was computed
+ * from (CAD positions, transforms and tether placement the model keeps, unstretched tether and
+ * pulley rope lengths), so that the document read back builds the same model bit for bit. */
 #include "output/awesio_write.h"
 
 #include <math.h>
