@@ -7,7 +7,8 @@
 # everything else exactly; /topology without metadata.note, which names the file converted;
 # /scenario, the scenario's text, is not compared: the copy names another model file).
 # The document validates against awesIO's schema, converting the read-back model again gives
-# the same document (idempotent), an edit of the document is seen, and bodies are refused.
+# the same document (idempotent), the scenario's transforms: given again change nothing, an
+# edit of the document is seen, stations without awesim's wings and bodies are refused.
 . tests/lib/cli.sh
 py=/usr/bin/python3
 if ! $py -c 'import jsonschema, yaml, h5py, numpy' 2>/dev/null; then
@@ -86,8 +87,21 @@ rt() {
 rt 2plate scenarios/2plate_parked.yaml models/2plate_kite
 rt v3 scenarios/v3_kite.yaml models/v3_kite
 
-# the comparison sees an edit: the 2plate's elevation 60 -> 61 deg in awesim_transforms
+# the scenario's transforms: given again on the document set the same placement: bit for bit
 d=$tmp/2plate
+sed "s#^model: .*#model: m/system.yaml#" scenarios/2plate_parked.yaml >"$d/keep.yaml"
+grep_in "keep: transforms kept" "$d/keep.yaml" '^  main_transform: \{elevation: 60'
+check "keep: simulate" 0 "$AWESIM" simulate "$d/keep.yaml" --set run.duration=60 -o "$d/k.h5" -q
+check "keep: every dataset within 1e-9" 0 $py "$tmp/same.py" "$d/a.h5" "$d/k.h5" 1e-9
+echo "2plate, transforms: kept: $(cat "$tmp/out")"
+
+# stations without awesim's wings (another tool's wing) are refused, naming the block
+awk '/^awesim_wings:/ { skip = 1; next } skip && /^ / { next } { skip = 0; print }' \
+  "$d/m/doc.yml" >"$d/m/nowings.yml"
+check "stations without wings refused" 65 "$AWESIM" check "$d/m/nowings.yml"
+grep_in "stations named" "$tmp/err" "nowings.yml:[0-9]+:[0-9]+: block 'stations' .* only with awesim's wings"
+
+# the comparison sees an edit: the 2plate's elevation 60 -> 61 deg in awesim_transforms
 sed -i 's/^\(    - \["main_transform", \)1\.0471975511965976,/\11.064650843716541,/' "$d/m/doc.yml"
 grep_in "edit: elevation 61 deg" "$d/m/doc.yml" '"main_transform", 1\.064650843716541,'
 check "edit: simulate" 0 "$AWESIM" simulate "$d/doc.yaml" --set run.duration=60 -o "$d/c.h5" -q

@@ -484,10 +484,17 @@ awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *
   if (t.hdr) AWE_TRY(read_tethers(s, &t, err));
   AWE_TRY(get_table(root, "winches", &t, err));
   if (t.hdr) AWE_TRY(read_winches(s, &t, err));
+  /* stations are twist groups of awesim's wings: read only with its awesim_wings block (another
+   * tool's wings are not in a block awesim knows) */
+  table w;
+  AWE_TRY(get_table(root, "awesim_wings", &w, err));
   AWE_TRY(get_table(root, "stations", &t, err));
+  if (nrow(&t) > 0 && nrow(&w) == 0)
+    return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "stations")->loc, "block 'stations' "
+                      "(a wing's twist sections) is read from an awesIO structure document only "
+                      "with awesim's wings (block 'awesim_wings', as awesim convert writes it)");
   if (t.hdr) AWE_TRY(read_stations(s, &t, err));
-  AWE_TRY(get_table(root, "awesim_wings", &t, err));
-  if (t.hdr) AWE_TRY(read_wings(s, &t, err));
+  if (w.hdr) AWE_TRY(read_wings(s, &w, err));
   AWE_TRY(get_table(root, "awesim_transforms", &t, err));
   if (t.hdr) AWE_TRY(read_transforms(s, &t, err));
   return AWE_OK;
