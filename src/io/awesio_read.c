@@ -411,6 +411,11 @@ static awe_status read_wings(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(num(t, i, "angular_damping", 0.0, &x->angular_damping, err));
     AWE_TRY(num(t, i, "aero_scale_chord", 0.0, &x->aero_scale_chord, err));
     AWE_TRY(num(t, i, "aero_z_offset", 0.0, &x->aero_z_offset, err));
+    c = cell(t, i, "pos_cad");
+    if (c && !awe_ynode_is_nothing(c)) {
+      AWE_TRY(awe_ynode_vec(c, "awesim_wings: pos_cad", 3, x->pos_cad, err));
+      x->has_pos_cad = 1;
+    }
     /* the ground station: a STATIC point by name, or a world position */
     c = cell(t, i, "ground");
     if (c && c->kind == AWE_Y_SEQ) {

@@ -188,6 +188,8 @@ typedef struct awe_model {
   double *wing_ref_w;                                  /* (set k of wing i at adr[4i+k]) */
   double *wing_y_damping, *wing_angular_damping, *wing_aero_scale_chord, *wing_aero_z_offset;
   int *wing_transform;        /* transform index or -1 */
+  double *wing_pos_cad;       /* [3n] the structure's pos_cad of the wing, NAN when not given
+                               * (not used by the build; kept for the awesIO writer) */
   double *wing_mass;          /* sum of its points' masses [kg] */
   int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */
   double *wing_ground;        /* [3n] ground station, world [m]: the base of the wing's angles */

@@ -99,6 +99,7 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->wing_aero_scale_chord, nw);
   AWE_MB_ALLOC(m->wing_aero_z_offset, nw);
   AWE_MB_ALLOC(m->wing_transform, nw);
+  AWE_MB_ALLOC(m->wing_pos_cad, 3 * nw);
   AWE_MB_ALLOC(m->wing_mass, nw);
   AWE_MB_ALLOC(m->wing_ground_point, nw);
   AWE_MB_ALLOC(m->wing_ground, 3 * nw);
@@ -171,6 +172,7 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
     m->wing_aero_scale_chord[i] = w->aero_scale_chord;
     m->wing_aero_z_offset[i] = w->aero_z_offset;
     m->wing_transform[i] = -1;
+    for (int k = 0; k < 3; k++) m->wing_pos_cad[3 * i + k] = w->has_pos_cad ? w->pos_cad[k] : NAN;
     m->wing_ground_point[i] = -1;
     if (AWE_REF_GIVEN(w->ground_point))
       AWE_TRY(awe_mb_resolve(&w->ground_point, m->point_name, m->npoint, "point", owner,

@@ -309,9 +309,9 @@ static void wings(FILE *f, const awe_model *m) {
   static const char *const am[] = {"NONE", "DIRECT", "LINEARIZED"};
   fputs("\nawesim_wings:\n  headers: [name, type, aero_mode, stations, points, transform, "
         "origin, z_ref, y_ref, y_damping, angular_damping, aero_scale_chord, aero_z_offset, "
-        "ground, ground_ENU]\n"
+        "ground, ground_ENU, pos_cad]\n"
         "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", 1/s, "
-        "N*m*s, \"-\", m, \"-\", m]\n  data:\n", f);
+        "N*m*s, \"-\", m, \"-\", m, m]\n  data:\n", f);
   for (int w = 0; w < m->nwing; w++) {
     fputs("    - [", f);
     qname(f, m->wing_name, w);
@@ -348,6 +348,9 @@ static void wings(FILE *f, const awe_model *m) {
     else vec3(f, m->wing_ground + 3 * w);
     fputs(", ", f);
     vec3(f, m->wing_ground + 3 * w);
+    fputs(", ", f);
+    if (isnan(m->wing_pos_cad[3 * w])) fputs("null", f);
+    else vec3(f, m->wing_pos_cad + 3 * w);
     fputs("]\n", f);
   }
 }
