@@ -14,7 +14,10 @@ static const char convert_usage[] =
     "its structure as an awesIO structure document (structure_schema.yml " AWE_AWESIO_VERSION
     "):\n"
     "fully expanded, tables referencing by name, positions in ENU relative to the ground\n"
-    "station at the initial placement, extra masses only, with its connectivity_sha.\n"
+    "station at the initial placement, extra masses only, with its connectivity_sha;\n"
+    "awesim's own columns (awesim_*) and tool blocks (awesim_wings, awesim_transforms) hold\n"
+    "what the build needs, so the document read back as a structural geometry builds the\n"
+    "same model.\n"
     "\n"
     "  --to FORMAT           the format to write: awesio (the only one)\n"
     "  -o, --output FILE     the document to write (never a file the model reads)\n"

@@ -145,17 +145,29 @@ static awe_status read_points(awe_spec *s, const table *t, awe_err *err) {
     const awe_ynode *c;
     AWE_TRY(name_of(s, t, i, &p->name, err));
     p->loc = t->data->items[i]->loc;
-    AWE_TRY(req(t, i, "pos_ENU", &c, err));
-    AWE_TRY(awe_ynode_vec(c, "points: pos_ENU", 3, p->pos_cad, err));
+    /* awesim's own documents keep the CAD position the transforms place from (pos_CAD);
+     * without it the placed position is the CAD one */
+    c = cell(t, i, "pos_CAD");
+    if (!c || awe_ynode_is_nothing(c)) {
+      AWE_TRY(req(t, i, "pos_ENU", &c, err));
+      AWE_TRY(awe_ynode_vec(c, "points: pos_ENU", 3, p->pos_cad, err));
+    } else {
+      AWE_TRY(awe_ynode_vec(c, "points: pos_CAD", 3, p->pos_cad, err));
+    }
     const awe_ynode *ty = cell(t, i, "awesim_type");
     if (!ty) AWE_TRY(req(t, i, "type", &ty, err));
     if (!strcmp(ty->str, "STATIC")) p->type = AWE_PT_STATIC;
     else if (!strcmp(ty->str, "DYNAMIC")) p->type = AWE_PT_DYNAMIC;
     else if (!strcmp(ty->str, "QUASI_STATIC")) p->type = AWE_PT_QUASI_STATIC;
+    else if (!strcmp(ty->str, "WING")) p->type = AWE_PT_WING;
     else
-      return awe_err_at(err, AWE_EINVAL, &ty->loc, "point '%s': type '%s' (a point of a wing or "
+      return awe_err_at(err, AWE_EINVAL, &ty->loc, "point '%s': type '%s' (a point of a "
                         "rigid body) is not read from an awesIO document yet (allowed: STATIC, "
-                        "DYNAMIC, QUASI_STATIC)", p->name, ty->str);
+                        "DYNAMIC, QUASI_STATIC, and WING with awesim_wing)", p->name, ty->str);
+    c = cell(t, i, "awesim_wing");
+    if (c && !awe_ynode_is_nothing(c)) AWE_TRY(ref(s, c, &p->wing, err));
+    c = cell(t, i, "awesim_transform");
+    if (c && !awe_ynode_is_nothing(c)) AWE_TRY(ref(s, c, &p->transform, err));
     AWE_TRY(num(t, i, "extra_mass", 0.0, &p->extra_mass, err));
     AWE_TRY(num(t, i, "drag_area", 0.0, &p->area, err));
     AWE_TRY(num(t, i, "drag_coefficient", 0.0, &p->drag_coeff, err));
@@ -168,6 +180,17 @@ static awe_status read_points(awe_spec *s, const table *t, awe_err *err) {
     }
   }
   return AWE_OK;
+}
+
+/* the diameter in mm that the builder turns back into exactly d metres (d_mm / 1000) */
+static double mm_of(double d) {
+  double mm = d * 1e3;
+  if (isnan(d)) return mm;
+  for (int k = 0; k < 8 && mm / 1000.0 != d; k++) {
+    double up = nextafter(mm, INFINITY), dn = nextafter(mm, -INFINITY);
+    mm = up / 1000.0 == d ? up : dn / 1000.0 == d ? dn : mm / 1000.0 < d ? up : dn;
+  }
+  return mm;
 }
 
 static awe_status read_segments(awe_spec *s, const table *t, awe_err *err) {
@@ -189,7 +212,7 @@ static awe_status read_segments(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(num(t, i, "l0", NAN, &g->l0, err));
     double d;
     AWE_TRY(num(t, i, "diameter", NAN, &d, err));
-    pr->diameter_mm = d * 1e3;
+    pr->diameter_mm = mm_of(d);
     AWE_TRY(num(t, i, "density", NAN, &pr->density, err));
     AWE_TRY(num(t, i, "unit_stiffness", NAN, &pr->unit_stiffness, err));
     AWE_TRY(num(t, i, "unit_damping", NAN, &pr->unit_damping, err));
@@ -235,6 +258,7 @@ static awe_status read_pulleys(awe_spec *s, const table *t, awe_err *err) {
     c = cell(t, i, "brake");
     p->brake = 0;
     if (c && !awe_ynode_is_nothing(c)) AWE_TRY(awe_ynode_bool(c, "pulleys: brake", &p->brake, err));
+    AWE_TRY(num(t, i, "awesim_sum_len", 0.0, &p->sum_len, err));
   }
   return AWE_OK;
 }
@@ -255,7 +279,11 @@ static awe_status read_tethers(awe_spec *s, const table *t, awe_err *err) {
     AWE_TRY(ref(s, c, &x->start, err));
     AWE_TRY(req(t, i, "end_point", &c, err));
     AWE_TRY(ref(s, c, &x->end, err));
-    x->init_stretched_length = x->init_tether_force = x->init_stretch_frac = NAN;
+    /* awesim's placement of the tether and its unstretched length as built */
+    AWE_TRY(num(t, i, "awesim_init_stretched_length", NAN, &x->init_stretched_length, err));
+    AWE_TRY(num(t, i, "awesim_init_tether_force", NAN, &x->init_tether_force, err));
+    AWE_TRY(num(t, i, "awesim_init_stretch_frac", NAN, &x->init_stretch_frac, err));
+    AWE_TRY(num(t, i, "awesim_len0", 0.0, &x->len0, err));
   }
   return AWE_OK;
 }
@@ -291,15 +319,167 @@ static awe_status read_winches(awe_spec *s, const table *t, awe_err *err) {
   return AWE_OK;
 }
 
+/* stations: a wing's twist groups (SAM's twist surfaces) */
+static awe_status read_stations(awe_spec *s, const table *t, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  ss->ngroup = nrow(t);
+  ss->groups = awe_spec_alloc(s, sizeof(awe_group_spec) * (size_t)(ss->ngroup + 1));
+  if (!ss->groups) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < ss->ngroup; i++) {
+    awe_group_spec *g = &ss->groups[i];
+    const awe_ynode *c;
+    AWE_TRY(name_of(s, t, i, &g->name, err));
+    g->loc = t->data->items[i]->loc;
+    AWE_TRY(req(t, i, "points", &c, err));
+    AWE_TRY(ref_list(s, c, "stations: points", &g->points, &g->npoint, err));
+    AWE_TRY(dyn_type(t, i, &g->type, err));
+    AWE_TRY(num(t, i, "moment_frac", 0.25, &g->moment_frac, err));
+    AWE_TRY(num(t, i, "damping", 0.0, &g->damping, err));
+  }
+  return AWE_OK;
+}
+
+/* a weighted point set [[name, weight], ...], the weights as written (awesim writes them
+ * normalised); null or absent: none */
+static awe_status wref(awe_spec *s, const awe_ynode *n, const char *what, awe_wref *out,
+                       awe_err *err) {
+  memset(out, 0, sizeof(*out));
+  if (!n || awe_ynode_is_nothing(n)) return AWE_OK;
+  if (n->kind != AWE_Y_SEQ)
+    return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: expected [[point, weight], ...]", what);
+  out->n = n->n;
+  out->pt = awe_spec_alloc(s, sizeof(awe_ref) * (size_t)(n->n + 1));
+  out->w = awe_spec_alloc(s, sizeof(double) * (size_t)(n->n + 1));
+  if (!out->pt || !out->w) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int k = 0; k < n->n; k++) {
+    const awe_ynode *c = n->items[k];
+    if (c->kind != AWE_Y_SEQ || c->n != 2)
+      return awe_err_at(err, AWE_EINVAL, &c->loc, "%s: expected [point, weight]", what);
+    AWE_TRY(ref(s, c->items[0], &out->pt[k], err));
+    AWE_TRY(awe_ynode_double(c->items[1], what, &out->w[k], err));
+  }
+  return AWE_OK;
+}
+
+/* a pair of weighted sets [[...], [...]] (z_ref, y_ref); null: none */
+static awe_status wref_pair(awe_spec *s, const awe_ynode *n, const char *what, awe_wref out[2],
+                            awe_err *err) {
+  memset(out, 0, 2 * sizeof(*out));
+  if (!n || awe_ynode_is_nothing(n)) return AWE_OK;
+  if (n->kind != AWE_Y_SEQ || n->n != 2)
+    return awe_err_at(err, AWE_EINVAL, &n->loc, "%s: expected two weighted point sets", what);
+  for (int k = 0; k < 2; k++) AWE_TRY(wref(s, n->items[k], what, &out[k], err));
+  return AWE_OK;
+}
+
+static awe_status opt_ref(awe_spec *s, const table *t, int i, const char *col, awe_ref *r,
+                          awe_err *err) {
+  const awe_ynode *c = cell(t, i, col);
+  memset(r, 0, sizeof(*r));
+  return c && !awe_ynode_is_nothing(c) ? ref(s, c, r, err) : AWE_OK;
+}
+
+/* awesim_wings: SAM's wings as awesim built them (awesio_write.c) */
+static awe_status read_wings(awe_spec *s, const table *t, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  ss->nwing = nrow(t);
+  ss->wings = awe_spec_alloc(s, sizeof(awe_wing_spec) * (size_t)(ss->nwing + 1));
+  if (!ss->wings) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < ss->nwing; i++) {
+    awe_wing_spec *x = &ss->wings[i];
+    const awe_ynode *c;
+    AWE_TRY(name_of(s, t, i, &x->name, err));
+    x->loc = t->data->items[i]->loc;
+    AWE_TRY(req(t, i, "type", &c, err));
+    if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "RIGID")) x->type = AWE_WING_RIGID;
+    else if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "PARTICLE")) x->type = AWE_WING_PARTICLE;
+    else
+      return awe_err_at(err, AWE_EINVAL, &c->loc, "awesim_wings: wing '%s': type '%s' (allowed: "
+                        "RIGID, PARTICLE)", x->name, c->kind == AWE_Y_SCALAR ? c->str : "?");
+    x->type_given = 1;
+    x->aero_mode = AWE_AERO_DEFAULT;
+    c = cell(t, i, "aero_mode");
+    if (c && !awe_ynode_is_nothing(c)) {
+      static const char *const am[3] = {"NONE", "DIRECT", "LINEARIZED"};
+      int k = 0;
+      while (k < 3 && (c->kind != AWE_Y_SCALAR || strcmp(c->str, am[k]))) k++;
+      if (k == 3)
+        return awe_err_at(err, AWE_EINVAL, &c->loc, "awesim_wings: wing '%s': aero_mode "
+                          "(allowed: NONE, DIRECT, LINEARIZED)", x->name);
+      x->aero_mode = (awe_aero_mode)k;
+    }
+    c = cell(t, i, "stations");
+    if (c && !awe_ynode_is_nothing(c))
+      AWE_TRY(ref_list(s, c, "awesim_wings: stations", &x->groups, &x->ngroup, err));
+    c = cell(t, i, "points");
+    if (c && !awe_ynode_is_nothing(c))
+      AWE_TRY(ref_list(s, c, "awesim_wings: points", &x->points, &x->npoint, err));
+    AWE_TRY(opt_ref(s, t, i, "transform", &x->transform, err));
+    AWE_TRY(wref(s, cell(t, i, "origin"), "awesim_wings: origin", &x->origin, err));
+    AWE_TRY(wref_pair(s, cell(t, i, "z_ref"), "awesim_wings: z_ref", x->z_ref, err));
+    AWE_TRY(wref_pair(s, cell(t, i, "y_ref"), "awesim_wings: y_ref", x->y_ref, err));
+    AWE_TRY(num(t, i, "y_damping", 150.0, &x->y_damping, err));
+    AWE_TRY(num(t, i, "angular_damping", 0.0, &x->angular_damping, err));
+    AWE_TRY(num(t, i, "aero_scale_chord", 0.0, &x->aero_scale_chord, err));
+    AWE_TRY(num(t, i, "aero_z_offset", 0.0, &x->aero_z_offset, err));
+    c = cell(t, i, "pos_cad");
+    if (c && !awe_ynode_is_nothing(c)) {
+      AWE_TRY(awe_ynode_vec(c, "awesim_wings: pos_cad", 3, x->pos_cad, err));
+      x->has_pos_cad = 1;
+    }
+    /* the ground station: a STATIC point by name, or a world position */
+    c = cell(t, i, "ground");
+    if (c && c->kind == AWE_Y_SEQ) {
+      AWE_TRY(awe_ynode_vec(c, "awesim_wings: ground", 3, x->ground_pos, err));
+      x->has_ground_pos = 1;
+      x->ground_loc = c->loc;
+    } else if (c && !awe_ynode_is_nothing(c)) {
+      AWE_TRY(ref(s, c, &x->ground_point, err));
+      x->ground_loc = c->loc;
+    }
+  }
+  return AWE_OK;
+}
+
+/* awesim_transforms: SAM's transforms as awesim placed the model (angles in rad) */
+static awe_status read_transforms(awe_spec *s, const table *t, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  ss->ntransform = nrow(t);
+  ss->transforms = awe_spec_alloc(s, sizeof(awe_transform_spec) * (size_t)(ss->ntransform + 1));
+  if (!ss->transforms) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < ss->ntransform; i++) {
+    awe_transform_spec *x = &ss->transforms[i];
+    const awe_ynode *c;
+    AWE_TRY(name_of(s, t, i, &x->name, err));
+    x->loc = t->data->items[i]->loc;
+    static const char *const ang[6] = {"elevation", "azimuth", "heading", "elevation_vel",
+                                       "azimuth_vel", "turn_rate"};
+    double *v[6] = {&x->elevation, &x->azimuth, &x->heading, &x->elevation_vel, &x->azimuth_vel,
+                    &x->turn_rate};
+    for (int k = 0; k < 6; k++) AWE_TRY(num(t, i, ang[k], 0.0, v[k], err));
+    for (int k = 0; k < 3; k++)
+      if ((c = cell(t, i, ang[k])) != NULL) x->angle_loc[k] = c->loc;
+    c = cell(t, i, "base_pos");
+    if (c && !awe_ynode_is_nothing(c)) {
+      AWE_TRY(awe_ynode_vec(c, "awesim_transforms: base_pos", 3, x->base_pos, err));
+      x->has_base_pos = 1;
+    }
+    AWE_TRY(opt_ref(s, t, i, "base_point", &x->base_point, err));
+    AWE_TRY(opt_ref(s, t, i, "base_transform", &x->base_transform, err));
+    AWE_TRY(opt_ref(s, t, i, "wing", &x->wing, err));
+    AWE_TRY(opt_ref(s, t, i, "rot_point", &x->rot_point, err));
+  }
+  return AWE_OK;
+}
+
 awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *path,
                                 awe_err *err) {
   s->structure.path = awe_spec_strdup(s, path);
   AWE_TRY(check_version(s, root, path, err));
   /* one clear refusal for what awesim cannot build from a document yet */
   static const char *const later[][2] = {
-      {"bodies", "rigid bodies"}, {"tubes", "inflated beam elements between bodies"},
-      {"awesim_wings", "wings"}};
-  for (int k = 0; k < 3; k++) {
+      {"bodies", "rigid bodies"}, {"tubes", "inflated beam elements between bodies"}};
+  for (int k = 0; k < 2; k++) {
     const awe_ynode *b = awe_ymap_get(root, later[k][0]);
     const awe_ynode *d = b ? awe_ymap_get(b, "data") : NULL;
     if (d && d->kind == AWE_Y_SEQ && d->n > 0)
@@ -320,10 +500,18 @@ awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *
   if (t.hdr) AWE_TRY(read_tethers(s, &t, err));
   AWE_TRY(get_table(root, "winches", &t, err));
   if (t.hdr) AWE_TRY(read_winches(s, &t, err));
-  const awe_ynode *st = awe_ymap_get(root, "stations");
-  const awe_ynode *sd = st ? awe_ymap_get(st, "data") : NULL;
-  if (sd && sd->kind == AWE_Y_SEQ && sd->n > 0)
-    return awe_err_at(err, AWE_EINVAL, &st->loc, "block 'stations' (a wing's twist sections) "
-                      "is not read from an awesIO structure document by awesim yet");
+  /* stations are twist groups of awesim's wings: read only with its awesim_wings block (another
+   * tool's wings are not in a block awesim knows) */
+  table w;
+  AWE_TRY(get_table(root, "awesim_wings", &w, err));
+  AWE_TRY(get_table(root, "stations", &t, err));
+  if (nrow(&t) > 0 && nrow(&w) == 0)
+    return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "stations")->loc, "block 'stations' "
+                      "(a wing's twist sections) is read from an awesIO structure document only "
+                      "with awesim's wings (block 'awesim_wings', as awesim convert writes it)");
+  if (t.hdr) AWE_TRY(read_stations(s, &t, err));
+  if (w.hdr) AWE_TRY(read_wings(s, &w, err));
+  AWE_TRY(get_table(root, "awesim_transforms", &t, err));
+  if (t.hdr) AWE_TRY(read_transforms(s, &t, err));
   return AWE_OK;
 }

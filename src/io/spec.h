@@ -104,6 +104,8 @@ typedef struct {
    * SymbolicAWEModels 0.14), for models calibrated with it; default 0 */
   double damping_rate;
   int brake;              /* SymbolicAWEModels 0.14: hold the rope split (debugging) */
+  double sum_len;         /* l0_1 + l0_2 as built [m] (an awesIO document's awesim_sum_len);
+                           * 0 = the sum of the legs' rest lengths */
   awe_loc loc;
 } awe_pulley_spec;
 
@@ -126,6 +128,8 @@ typedef struct {
   awe_line_props props;   /* route 2 */
   double init_stretched_length, init_tether_force, init_stretch_frac; /* NAN if absent */
   int length_set;         /* the scenario set the length (tethers:, settings.initial.l_tethers) */
+  double len0;            /* unstretched length as built [m] (an awesIO document's awesim_len0),
+                           * used when no init_* is given; 0 = the sum of the rest lengths */
   awe_loc loc;
 } awe_tether_spec;
 

@@ -289,6 +289,8 @@ static awe_status tether_lengths(awe_model *m, const awe_spec *s, awe_err *err) 
       len = S * frac;
     } else if (!isnan(L)) {
       len = S;
+    } else if (t < ss->ntether && ss->tethers[t].len0 > 0.0) {
+      len = ss->tethers[t].len0; /* as built, from an awesIO document */
     }
     m->tether_len0[t] = len;
     m->tether_stretched0[t] = S;

@@ -142,6 +142,8 @@ typedef struct awe_model {
   double *tether_len0;        /* unstretched length at init [m] */
   double *tether_stretched0;  /* stretched (placed) length at init [m] */
   int *tether_winch;          /* winch index or -1 */
+  double *tether_init;        /* [3n] the spec's init_stretched_length, init_tether_force,
+                               * init_stretch_frac (NAN: not given), for the awesIO writer */
 
   /* winches */
   int *winch_tether_adr, *winch_tether_num, *winch_tethers;
@@ -171,6 +173,11 @@ typedef struct awe_model {
   double *pulley_damping_rate;/* per unit rope mass [1/s] (awesim extension) */
   int *pulley_brake;          /* holds its split (SAM 0.14 brake): rope speed 0 */
 
+  /* transforms: the spec's, as placed (names in the pool, locations cleared), for the awesIO
+   * writer; point_transform and wing_transform index them */
+  int ntransform;
+  awe_transform_spec *transforms;
+
   /* groups (twist surfaces) */
   int *group_point_adr, *group_point_num, *group_points;
   awe_dyn_type *group_type;
@@ -194,6 +201,8 @@ typedef struct awe_model {
   unsigned char *wing_wagner; /* Wagner lift lag on (states wings.NAME.wagner_x1, _x2) */
   double *wing_wagner_gains, *wing_wagner_rates; /* [2 nw] its A_i and b_i (Jones' defaults) */
   int *wing_transform;        /* transform index or -1 */
+  double *wing_pos_cad;       /* [3n] the structure's pos_cad of the wing, NAN when not given
+                               * (not used by the build; kept for the awesIO writer) */
   double *wing_mass;          /* sum of its points' masses [kg] */
   int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */
   double *wing_ground;        /* [3n] ground station, world [m]: the base of the wing's angles */

@@ -196,6 +196,7 @@ awe_status awe_mb_tethers(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->tether_len0, nt);
   AWE_MB_ALLOC(m->tether_stretched0, nt);
   AWE_MB_ALLOC(m->tether_winch, nt);
+  AWE_MB_ALLOC(m->tether_init, 3 * nt);
   int total = 0;
   for (int t = 0; t < nt; t++)
     total += ss->tethers[t].nseg ? ss->tethers[t].nseg : ss->tethers[t].n_segments;
@@ -206,6 +207,9 @@ awe_status awe_mb_tethers(awe_mb_builder *b, awe_err *err) {
   for (int t = 0; t < nt; t++) {
     m->tether_name[t] = awe_pool_strdup(m->pool, ss->tethers[t].name);
     tl[t] = &ss->tethers[t].loc;
+    m->tether_init[3 * t] = ss->tethers[t].init_stretched_length;
+    m->tether_init[3 * t + 1] = ss->tethers[t].init_tether_force;
+    m->tether_init[3 * t + 2] = ss->tethers[t].init_stretch_frac;
   }
   AWE_TRY(awe_mb_check_unique(m->tether_name, nt, tl, "tether", err));
 

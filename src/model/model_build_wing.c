@@ -130,6 +130,7 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->wing_wagner_gains, 2 * nw);
   AWE_MB_ALLOC(m->wing_wagner_rates, 2 * nw);
   AWE_MB_ALLOC(m->wing_transform, nw);
+  AWE_MB_ALLOC(m->wing_pos_cad, 3 * nw);
   AWE_MB_ALLOC(m->wing_mass, nw);
   AWE_MB_ALLOC(m->wing_ground_point, nw);
   AWE_MB_ALLOC(m->wing_ground, 3 * nw);
@@ -220,6 +221,7 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
                         "forces, which a RIGID_DYNAMICS wing does not have (SymbolicAWEModels "
                         "refuses it too); use 0 or a particle wing", owner);
     m->wing_transform[i] = -1;
+    for (int k = 0; k < 3; k++) m->wing_pos_cad[3 * i + k] = w->has_pos_cad ? w->pos_cad[k] : NAN;
     m->wing_ground_point[i] = -1;
     if (AWE_REF_GIVEN(w->ground_point))
       AWE_TRY(awe_mb_resolve(&w->ground_point, m->point_name, m->npoint, "point", owner,
@@ -314,7 +316,8 @@ awe_status awe_mb_derive(awe_mb_builder *b, awe_err *err) {
   }
   for (int i = 0; i < m->npulley; i++) {
     double l1 = m->segment_l0[m->pulley_seg[2 * i]], l2 = m->segment_l0[m->pulley_seg[2 * i + 1]];
-    m->pulley_sum_len[i] = l1 + l2;
+    double given = i < b->s->structure.npulley ? b->s->structure.pulleys[i].sum_len : 0.0;
+    m->pulley_sum_len[i] = given > 0.0 ? given : l1 + l2;
     m->pulley_len0[i] = l1;
   }
   for (int i = 0; i < m->npoint; i++) m->point_mass0[i] = m->point_extra_mass[i];
@@ -352,6 +355,21 @@ awe_status awe_mb_transforms(awe_mb_builder *b, awe_err *err) {
     tl[i] = &ss->transforms[i].loc;
   }
   AWE_TRY(awe_mb_check_unique(names, nt, tl, "transform", err));
+  m->ntransform = nt;
+  m->transforms = awe_pool_array(m->pool, (size_t)(nt ? nt : 1), sizeof(*m->transforms));
+  if (!m->transforms) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < nt; i++) {
+    awe_transform_spec *c = &m->transforms[i];
+    *c = ss->transforms[i];
+    memset(&c->loc, 0, sizeof(c->loc));
+    memset(c->angle_loc, 0, sizeof(c->angle_loc));
+    c->name = c->name ? awe_pool_strdup(m->pool, c->name) : NULL;
+    awe_ref *r[4] = {&c->base_point, &c->base_transform, &c->wing, &c->rot_point};
+    for (int k = 0; k < 4; k++) {
+      memset(&r[k]->loc, 0, sizeof(r[k]->loc));
+      if (r[k]->name) r[k]->name = awe_pool_strdup(m->pool, r[k]->name);
+    }
+  }
   m->point_transform = b->point_transform;
   for (int i = 0; i < ss->npoint; i++) {
     const awe_point_spec *p = &ss->points[i];

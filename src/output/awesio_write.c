@@ -1,8 +1,12 @@
 /* awesio_write.c: a built model as an awesIO structure document (awesio_write.h). Written
  * from the model, not the spec, so generated tether points and segments, materials and
- * transforms are already expanded and every number is the one the run uses. */
+ * transforms are already expanded and every number is the one the run uses; what placement
+ * rewrites (tether and pulley rest lengths, positions) is written with what it was computed
+ * from (CAD positions, transforms and tether placement the model keeps, unstretched tether and
+ * pulley rope lengths), so that the document read back builds the same model bit for bit. */
 #include "output/awesio_write.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +32,49 @@ static void qname(FILE *f, const char *const *names, int i) {
 }
 
 static void num(FILE *f, double v) { fprintf(f, "%.17g", v); }
+
+/* a number, or null when not given (NAN) */
+static void opt_num(FILE *f, double v) {
+  if (isnan(v)) fputs("null", f);
+  else num(f, v);
+}
+
+static void vec3(FILE *f, const double *v) {
+  fputc('[', f);
+  for (int k = 0; k < 3; k++) {
+    if (k) fputs(", ", f);
+    num(f, v[k]);
+  }
+  fputc(']', f);
+}
+
+/* the name of component i, or null when i < 0 */
+static void opt_name(FILE *f, const char *const *names, int i) {
+  if (i < 0) fputs("null", f);
+  else qname(f, names, i);
+}
+
+/* transform k by name (its one-based row without one), or null */
+static void opt_transform(FILE *f, const awe_model *m, int k) {
+  if (k < 0 || k >= m->ntransform) {
+    fputs("null", f);
+  } else if (m->transforms[k].name) {
+    qstr(f, m->transforms[k].name);
+  } else {
+    fprintf(f, "\"%d\"", k + 1);
+  }
+}
+
+/* a reference of the spec (a transform's wing, points, base transform) resolved against the
+ * model's names: its index, -1 when not given or unknown */
+static int ref_index(const awe_ref *r, const char *const *names, int n) {
+  if (r->name) {
+    for (int i = 0; i < n; i++)
+      if (names[i] && !strcmp(names[i], r->name)) return i;
+    return -1;
+  }
+  return r->index >= 1 && r->index <= n ? r->index - 1 : -1;
+}
 
 void awe_awesio_connectivity_sha(const awe_model *m, char hex[65]) {
   /* each field is at most 2 x 11 digits + 2 characters */
@@ -64,8 +111,10 @@ static const char *core_dyn_type(awe_dyn_type t) {
 
 static void points(FILE *f, const awe_model *m, const double g[3]) {
   fputs("\npoints:\n  headers: [name, type, body, pos_ENU, extra_mass, drag_area, "
-        "drag_coefficient, awesim_type, pos_CAD, body_frame_damping, world_frame_damping]\n"
-        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m, 1/s, 1/s]\n  data:\n", f);
+        "drag_coefficient, awesim_type, pos_CAD, body_frame_damping, world_frame_damping, "
+        "awesim_wing, awesim_transform]\n"
+        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m, 1/s, 1/s, \"-\", \"-\"]\n"
+        "  data:\n", f);
   for (int i = 0; i < m->npoint; i++) {
     fputs("    - [", f);
     qname(f, m->point_name, i);
@@ -99,7 +148,11 @@ static void points(FILE *f, const awe_model *m, const double g[3]) {
         num(f, v[k]);
       }
     }
-    fputs("]]\n", f);
+    fputs("], ", f);
+    opt_name(f, m->wing_name, m->point_wing[i]);
+    fputs(", ", f);
+    opt_transform(f, m, m->point_transform ? m->point_transform[i] : -1);
+    fputs("]\n", f);
   }
 }
 
@@ -161,9 +214,11 @@ static void stations(FILE *f, const awe_model *m) {
 
 static void pulleys(FILE *f, const awe_model *m) {
   if (m->npulley == 0) return;
+  /* awesim_sum_len is the rope's rest length l0_1 + l0_2 as built (the legs' l0 are its split
+   * at the placed geometry) */
   fputs("\npulleys:\n  headers: [name, segments, type, efficiency, awesim_type, "
-        "friction_epsilon, damping, damping_rate, brake]\n"
-        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", m/s, N*s/m, 1/s, \"-\"]\n  data:\n", f);
+        "friction_epsilon, damping, damping_rate, brake, awesim_sum_len]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", m/s, N*s/m, 1/s, \"-\", m]\n  data:\n", f);
   for (int p = 0; p < m->npulley; p++) {
     fputs("    - [", f);
     qname(f, m->pulley_name, p);
@@ -177,14 +232,19 @@ static void pulleys(FILE *f, const awe_model *m) {
     num(f, m->pulley_damping[p]);
     fputs(", ", f);
     num(f, m->pulley_damping_rate[p]);
-    fprintf(f, ", %s]\n", m->pulley_brake[p] ? "true" : "false");
+    fprintf(f, ", %s, ", m->pulley_brake[p] ? "true" : "false");
+    num(f, m->pulley_sum_len[p]);
+    fputs("]\n", f);
   }
 }
 
 static void tethers(FILE *f, const awe_model *m) {
   if (m->ntether == 0) return;
-  fputs("\ntethers:\n  headers: [name, start_point, end_point, segments]\n"
-        "  units: [\"-\", \"-\", \"-\", \"-\"]\n  data:\n", f);
+  /* how the run placed the tether (null: not given) and its unstretched length as built */
+  fputs("\ntethers:\n  headers: [name, start_point, end_point, segments, "
+        "awesim_init_stretched_length, awesim_init_tether_force, awesim_init_stretch_frac, "
+        "awesim_len0]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", m, N, \"-\", m]\n  data:\n", f);
   for (int t = 0; t < m->ntether; t++) {
     fputs("    - [", f);
     qname(f, m->tether_name, t);
@@ -194,6 +254,12 @@ static void tethers(FILE *f, const awe_model *m) {
     qname(f, m->point_name, m->tether_end[t]);
     fputs(", ", f);
     name_list(f, m->segment_name, m->tether_segs + m->tether_seg_adr[t], m->tether_seg_num[t]);
+    for (int k = 0; k < 3; k++) {
+      fputs(", ", f);
+      opt_num(f, m->tether_init ? m->tether_init[3 * t + k] : NAN);
+    }
+    fputs(", ", f);
+    num(f, m->tether_len0[t]);
     fputs("]\n", f);
   }
 }
@@ -232,31 +298,112 @@ static void winches(FILE *f, const awe_model *m) {
   }
 }
 
-/* SAM's wings as awesim has them: a tool block the schema leaves open */
+/* a weighted point set: [[name, weight], ...] */
+static void wref(FILE *f, const awe_model *m, const int *pts, const double *w, int n) {
+  fputc('[', f);
+  for (int k = 0; k < n; k++) {
+    fputs(k ? ", [" : "[", f);
+    qname(f, m->point_name, pts[k]);
+    fputs(", ", f);
+    num(f, w[k]);
+    fputc(']', f);
+  }
+  fputc(']', f);
+}
+
+/* SAM's wings as awesim builds them: a tool block the schema leaves open. Positions in
+ * awesim's world frame (as pos_CAD and the transforms' base_pos). */
 static void wings(FILE *f, const awe_model *m) {
   if (m->nwing == 0) return;
   static const char *const wt[] = {"RIGID", "PARTICLE"};
-  fputs("\nawesim_wings:\n  headers: [name, type, stations, points, y_damping, "
-        "angular_damping, ground_ENU]\n"
-        "  units: [\"-\", \"-\", \"-\", \"-\", 1/s, N*m*s, m]\n  data:\n", f);
+  static const char *const am[] = {"NONE", "DIRECT", "LINEARIZED"};
+  fputs("\nawesim_wings:\n  headers: [name, type, aero_mode, stations, points, transform, "
+        "origin, z_ref, y_ref, y_damping, angular_damping, aero_scale_chord, aero_z_offset, "
+        "ground, ground_ENU, pos_cad]\n"
+        "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", 1/s, "
+        "N*m*s, \"-\", m, \"-\", m, m]\n  data:\n", f);
   for (int w = 0; w < m->nwing; w++) {
     fputs("    - [", f);
     qname(f, m->wing_name, w);
-    fprintf(f, ", %s, ", wt[m->wing_type[w]]);
+    int mode = m->wing_aero_mode[w];
+    fprintf(f, ", %s, %s, ", wt[m->wing_type[w]], mode >= 0 && mode <= 2 ? am[mode] : "null");
     name_list(f, m->group_name, m->wing_groups + m->wing_group_adr[w], m->wing_group_num[w]);
     fputs(", ", f);
     name_list(f, m->point_name, m->wing_points + m->wing_point_adr[w], m->wing_point_num[w]);
     fputs(", ", f);
+    opt_transform(f, m, m->wing_transform[w]);
+    fputs(", ", f);
+    wref(f, m, m->wing_origin_pts + m->wing_origin_adr[w], m->wing_origin_w + m->wing_origin_adr[w],
+         m->wing_origin_num[w]);
+    for (int r = 0; r < 2; r++) {
+      fputs(", [", f);
+      for (int k = 0; k < 2; k++) {
+        int a = m->wing_ref_adr[4 * w + 2 * r + k];
+        if (k) fputs(", ", f);
+        wref(f, m, m->wing_ref_pts + a, m->wing_ref_w + a, m->wing_ref_num[4 * w + 2 * r + k]);
+      }
+      fputc(']', f);
+    }
+    fputs(", ", f);
     num(f, m->wing_y_damping[w]);
     fputs(", ", f);
     num(f, m->wing_angular_damping[w]);
-    fputs(", [", f);
-    for (int k = 0; k < 3; k++) {
-      if (k) fputs(", ", f);
-      num(f, m->wing_ground[3 * w + k]);
-    }
-    fputs("]]\n", f);
+    fputs(", ", f);
+    num(f, m->wing_aero_scale_chord[w]);
+    fputs(", ", f);
+    num(f, m->wing_aero_z_offset[w]);
+    fputs(", ", f);
+    /* the ground station: its STATIC point, or a world position */
+    if (m->wing_ground_point[w] >= 0) qname(f, m->point_name, m->wing_ground_point[w]);
+    else vec3(f, m->wing_ground + 3 * w);
+    fputs(", ", f);
+    vec3(f, m->wing_ground + 3 * w);
+    fputs(", ", f);
+    if (isnan(m->wing_pos_cad[3 * w])) fputs("null", f);
+    else vec3(f, m->wing_pos_cad + 3 * w);
+    fputs("]\n", f);
   }
+}
+
+/* SAM's transforms (the placement of the initial state, after the scenario's overrides):
+ * angles in rad, rates in rad/s, base_pos in awesim's world frame */
+static void transforms(FILE *f, const awe_model *m) {
+  if (m->ntransform == 0) return;
+  const char **tn = malloc(sizeof(*tn) * (size_t)m->ntransform);
+  if (!tn) return;
+  for (int k = 0; k < m->ntransform; k++) tn[k] = m->transforms[k].name;
+  fputs("\nawesim_transforms:\n  headers: [name, elevation, azimuth, heading, elevation_vel, "
+        "azimuth_vel, turn_rate, base_pos, base_point, base_transform, wing, rot_point]\n"
+        "  units: [\"-\", rad, rad, rad, rad/s, rad/s, rad/s, m, \"-\", \"-\", \"-\", \"-\"]\n"
+        "  data:\n", f);
+  for (int k = 0; k < m->ntransform; k++) {
+    const awe_transform_spec *T = &m->transforms[k];
+    fputs("    - [", f);
+    opt_transform(f, m, k);
+    const double v[6] = {T->elevation, T->azimuth, T->heading, T->elevation_vel, T->azimuth_vel,
+                         T->turn_rate};
+    for (int j = 0; j < 6; j++) {
+      fputs(", ", f);
+      num(f, v[j]);
+    }
+    fputs(", ", f);
+    if (T->has_base_pos) vec3(f, T->base_pos);
+    else fputs("null", f);
+    fputs(", ", f);
+    opt_name(f, m->point_name, AWE_REF_GIVEN(T->base_point)
+                                   ? ref_index(&T->base_point, m->point_name, m->npoint) : -1);
+    fputs(", ", f);
+    opt_transform(f, m, AWE_REF_GIVEN(T->base_transform)
+                            ? ref_index(&T->base_transform, tn, m->ntransform) : -1);
+    fputs(", ", f);
+    opt_name(f, m->wing_name, AWE_REF_GIVEN(T->wing)
+                                  ? ref_index(&T->wing, m->wing_name, m->nwing) : -1);
+    fputs(", ", f);
+    opt_name(f, m->point_name, AWE_REF_GIVEN(T->rot_point)
+                                   ? ref_index(&T->rot_point, m->point_name, m->npoint) : -1);
+    fputs("]\n", f);
+  }
+  free(tn);
 }
 
 awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const char *source,
@@ -281,6 +428,7 @@ awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const
   tethers(f, m);
   winches(f, m);
   wings(f, m);
+  transforms(f, m);
   if (ferror(f)) return awe_err_set(err, AWE_EIO, "awesIO document: write failed");
   return AWE_OK;
 }

@@ -2,7 +2,10 @@
  * 1.0.0, tests/data/awesio/) of a built model: fully expanded, every block a
  * headers/units/data table, every reference by name, positions in ENU relative to the ground
  * station, extra masses only; awesim's own columns appended after the schema's core ones and
- * its wings under a tool block `awesim_wings`. */
+ * its wings and transforms under the tool blocks `awesim_wings` and `awesim_transforms`:
+ * everything the model build needs, so that the document read back (awesio_read.h) builds the
+ * same model (CAD positions, each point's wing and transform, tether placement and unstretched
+ * length, a pulley's rope length, the transforms as placed). */
 #ifndef AWE_AWESIO_WRITE_H
 #define AWE_AWESIO_WRITE_H
 

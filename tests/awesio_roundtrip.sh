@@ -1,0 +1,117 @@
+#!/bin/sh
+# awesio_roundtrip.sh: a model with a wing converted to an awesIO structure document and read
+# back flies identically (issue 36): for the 2plate (rigid wing, twisting stations, pulleys)
+# and the V3 (particle wing, pulleys), `awesim convert` writes the scenario's model, a copy of
+# the model's system file names the document as its structural_geometry, a copy of the
+# scenario flies it for 60 s, and every dataset of the two logs is compared (numbers to 1e-9,
+# everything else exactly; /topology without metadata.note, which names the file converted;
+# /scenario, the scenario's text, is not compared: the copy names another model file).
+# The document validates against awesIO's schema, converting the read-back model again gives
+# the same document (idempotent), the scenario's transforms: given again change nothing, an
+# edit of the document is seen, stations without awesim's wings and bodies are refused.
+. tests/lib/cli.sh
+py=/usr/bin/python3
+if ! $py -c 'import jsonschema, yaml, h5py, numpy' 2>/dev/null; then
+  echo "awesio_roundtrip: python3-jsonschema or python3-h5py missing (tools/install-deps --tests)"
+  echo "awesio_roundtrip: 0 passed, 1 failed"
+  exit 1
+fi
+
+# every dataset of log A equals log B's: numbers within TOL (NaN = NaN), the rest exactly;
+# prints the largest difference and where
+cat >"$tmp/same.py" <<'EOF'
+import sys, h5py, numpy as np
+a, b, tol = h5py.File(sys.argv[1]), h5py.File(sys.argv[2]), float(sys.argv[3])
+sets = {}
+for f, k in ((a, 0), (b, 1)):
+    f.visititems(lambda n, o: sets.setdefault(n, [None, None]).__setitem__(k, o[()])
+                 if isinstance(o, h5py.Dataset) else None)
+worst, where, bad, nnum, nother = 0.0, "-", 0, 0, 0
+for n, (x, y) in sorted(sets.items()):
+    if x is None or y is None or np.shape(x) != np.shape(y):
+        print(f"{n}: only in one log or shapes differ", file=sys.stderr); bad += 1; continue
+    if n == "scenario":  # the scenario's text: the copy names another model by construction
+        continue
+    if n == "topology":  # the model's document: the same but for the note naming its source
+        x, y = ([l for l in v.decode().splitlines() if not l.startswith("  note:")] for v in (x, y))
+    xa, ya = np.asarray(x), np.asarray(y)
+    if xa.dtype.kind in "fiub" and ya.dtype.kind in "fiub":
+        nnum += 1
+        d = np.abs(xa.astype(float) - ya.astype(float))
+        d = np.where(np.isnan(xa.astype(float)) & np.isnan(ya.astype(float)), 0.0, d)
+        m = float(np.nanmax(d)) if d.size else 0.0
+        if np.isnan(d).any() or m > tol:
+            print(f"{n}: differs by {m:.3g} (tolerance {tol:g})", file=sys.stderr); bad += 1
+        if m > worst:
+            worst, where = m, n
+    else:
+        nother += 1
+        if not np.array_equal(xa, ya):
+            print(f"{n}: differs", file=sys.stderr); bad += 1
+print(f"datasets {len(sets)} compared {nnum + nother} (numeric {nnum}, other {nother}; "
+      f"/scenario not) rows {a['time'].shape[0]} max_diff {worst:.3g}"
+      f"{' at ' + where if worst > 0 else ' (bit for bit)'} bad {bad}")
+sys.exit(1 if bad else 0)
+EOF
+
+# rt NAME SCENARIO MODEL_DIR: convert, fly both for 60 s, compare
+rt() {
+  d=$tmp/$1
+  mkdir -p "$d"
+  cp -r "$3" "$d/m"
+  check "$1: convert" 0 "$AWESIM" convert --to awesio -o "$d/m/doc.yml" "$2"
+  check "$1: schema" 0 $py tests/lib/awesio_check.py "$d/m/doc.yml"
+  grep_in "$1: wings written" "$d/m/doc.yml" '^awesim_wings:$'
+  grep_in "$1: transforms written" "$d/m/doc.yml" '^awesim_transforms:$'
+  sed -i 's/^\(  structural_geometry:\).*/\1 "doc.yml"/' "$d/m/system.yaml"
+  # the original, from the repository (its own folder for relative paths) ...
+  sed "s#^model: \.\./#model: $root/#" "$2" >"$d/orig.yaml"
+  # ... and the copy flying the document: the scenario's transforms: overrides are baked into
+  # the document's awesim_transforms (the placement as run), so they are dropped
+  awk '/^transforms:/ { skip = 1; next } skip && /^[ #]/ { next } { skip = 0; print }' "$2" |
+    sed "s#^model: .*#model: m/system.yaml#" >"$d/doc.yaml"
+  check "$1: original 60 s" 0 "$AWESIM" simulate "$d/orig.yaml" --set run.duration=60 \
+    -o "$d/a.h5" -q
+  check "$1: document 60 s" 0 "$AWESIM" simulate "$d/doc.yaml" --set run.duration=60 \
+    -o "$d/b.h5" -q
+  check "$1: every dataset within 1e-9" 0 $py "$tmp/same.py" "$d/a.h5" "$d/b.h5" 1e-9
+  echo "$1: $(cat "$tmp/out")"
+  grep_in "$1: 1201 rows" "$tmp/out" " rows 1201 max_diff "
+  # idempotent: the read-back model's document is the document
+  check "$1: convert again" 0 "$AWESIM" convert --to awesio -o "$d/doc2.yml" "$d/doc.yaml"
+  grep -v '^  note:' "$d/m/doc.yml" >"$d/x"
+  grep -v '^  note:' "$d/doc2.yml" >"$d/y"
+  if cmp -s "$d/x" "$d/y"; then ok; echo "$1: converted twice: the same document"
+  else bad "$1: the second document differs"; diff "$d/x" "$d/y" | head -5; fi
+}
+rt 2plate scenarios/2plate_parked.yaml models/2plate_kite
+rt v3 scenarios/v3_kite.yaml models/v3_kite
+
+# the scenario's transforms: given again on the document set the same placement: bit for bit
+d=$tmp/2plate
+sed "s#^model: .*#model: m/system.yaml#" scenarios/2plate_parked.yaml >"$d/keep.yaml"
+grep_in "keep: transforms kept" "$d/keep.yaml" '^  main_transform: \{elevation: 60'
+check "keep: simulate" 0 "$AWESIM" simulate "$d/keep.yaml" --set run.duration=60 -o "$d/k.h5" -q
+check "keep: every dataset within 1e-9" 0 $py "$tmp/same.py" "$d/a.h5" "$d/k.h5" 1e-9
+echo "2plate, transforms: kept: $(cat "$tmp/out")"
+
+# stations without awesim's wings (another tool's wing) are refused, naming the block
+awk '/^awesim_wings:/ { skip = 1; next } skip && /^ / { next } { skip = 0; print }' \
+  "$d/m/doc.yml" >"$d/m/nowings.yml"
+check "stations without wings refused" 65 "$AWESIM" check "$d/m/nowings.yml"
+grep_in "stations named" "$tmp/err" "nowings.yml:[0-9]+:[0-9]+: block 'stations' .* only with awesim's wings"
+
+# the comparison sees an edit: the 2plate's elevation 60 -> 61 deg in awesim_transforms
+sed -i 's/^\(    - \["main_transform", \)1\.0471975511965976,/\11.064650843716541,/' "$d/m/doc.yml"
+grep_in "edit: elevation 61 deg" "$d/m/doc.yml" '"main_transform", 1\.064650843716541,'
+check "edit: simulate" 0 "$AWESIM" simulate "$d/doc.yaml" --set run.duration=60 -o "$d/c.h5" -q
+check "edit: seen" 1 $py "$tmp/same.py" "$d/a.h5" "$d/c.h5" 1e-9
+
+# rigid bodies and beams stay refused, with one line naming the block
+{ cat "$tmp/v3/m/doc.yml"; printf 'bodies:\n  headers: [name, mass]\n  units: ["-", kg]\n  data:\n    - [b, 1.0]\n'; } >"$tmp/v3/m/bodies.yml"
+check "bodies refused" 65 "$AWESIM" check "$tmp/v3/m/bodies.yml"
+grep_in "bodies named" "$tmp/err" "bodies.yml:[0-9]+:[0-9]+: block 'bodies' \(rigid bodies\) is not read"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "bodies: one line"
+
+echo "awesio_roundtrip: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
