@@ -87,6 +87,31 @@ rt() {
 rt 2plate scenarios/2plate_parked.yaml models/2plate_kite
 rt v3 scenarios/v3_kite.yaml models/v3_kite
 
+# a wing with unsteady aerodynamics (apparent mass, Wagner lag: SymbolicAWEModels 0.17) and its
+# per-axis angular damping: written in awesim_wings, read back, the same flight (10 s)
+d=$tmp/unsteady
+mkdir -p "$d"
+U=tests/data/2plate_unsteady
+check "unsteady: convert" 0 "$AWESIM" convert --to awesio -o "$d/doc.yml" "$U/scenario.yaml"
+check "unsteady: schema" 0 $py tests/lib/awesio_check.py "$d/doc.yml"
+grep_in "unsteady: written" "$d/doc.yml" 'apparent_mass: 1, wagner: true, wagner_gains: \[0\.16500'
+cat >"$d/system.yaml" <<EOF2
+system:
+  sim_settings: "$root/models/2plate_kite/settings.yaml"
+  structural_geometry: "doc.yml"
+  aero_geometry: "$root/models/2plate_kite/aero_geometry.yaml"
+  vsm_settings: "$root/models/2plate_kite/vsm_settings.yaml"
+EOF2
+sed "s#^model: .*#model: $root/$U/system.yaml#" "$U/scenario.yaml" >"$d/orig.yaml"
+awk '/^transforms:/ { skip = 1; next } skip && /^[ #]/ { next } { skip = 0; print }' \
+  "$U/scenario.yaml" | sed "s#^model: .*#model: system.yaml#" >"$d/doc.yaml"
+check "unsteady: check reads the lag and the added mass" 0 "$AWESIM" check "$d/doc.yaml"
+grep_in "unsteady: lag and mass" "$tmp/out" 'unsteady: main_wing: Wagner lag .*apparent mass'
+check "unsteady: original 10 s" 0 "$AWESIM" simulate "$d/orig.yaml" -o "$d/a.h5" -q
+check "unsteady: document 10 s" 0 "$AWESIM" simulate "$d/doc.yaml" -o "$d/b.h5" -q
+check "unsteady: every dataset within 1e-9" 0 $py "$tmp/same.py" "$d/a.h5" "$d/b.h5" 1e-9
+echo "unsteady: $(cat "$tmp/out")"
+
 # the scenario's transforms: given again on the document set the same placement: bit for bit
 d=$tmp/2plate
 sed "s#^model: .*#model: m/system.yaml#" scenarios/2plate_parked.yaml >"$d/keep.yaml"

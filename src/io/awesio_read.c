@@ -2,6 +2,7 @@
  * Columns are found by header, never by position, and unknown columns are ignored, as the
  * schema asks; awesim's own columns (awesim_type, unit_damping, ...) are used when present. */
 #include "io/awesio_read.h"
+#include "io/spec_load.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -427,6 +428,15 @@ static awe_status read_wings(awe_spec *s, const table *t, awe_err *err) {
       AWE_TRY(awe_ynode_vec(c, "awesim_wings: pos_cad", 3, x->pos_cad, err));
       x->has_pos_cad = 1;
     }
+    c = cell(t, i, "angular_damping_axes");
+    if (c && !awe_ynode_is_nothing(c)) {
+      AWE_TRY(awe_ynode_vec(c, "awesim_wings: angular_damping_axes", 3, x->angular_damping_vec,
+                            err));
+      x->has_angular_damping_vec = 1;
+      x->angular_damping = x->angular_damping_vec[0];
+      x->y_damping = x->angular_damping_vec[1] - x->angular_damping_vec[0];
+    }
+    AWE_TRY(awe_spec_parse_unsteady(cell(t, i, "unsteady"), "awesim_wings: unsteady", x, err));
     /* the ground station: a STATIC point by name, or a world position */
     c = cell(t, i, "ground");
     if (c && c->kind == AWE_Y_SEQ) {

@@ -319,9 +319,9 @@ static void wings(FILE *f, const awe_model *m) {
   static const char *const am[] = {"NONE", "DIRECT", "LINEARIZED"};
   fputs("\nawesim_wings:\n  headers: [name, type, aero_mode, stations, points, transform, "
         "origin, z_ref, y_ref, y_damping, angular_damping, aero_scale_chord, aero_z_offset, "
-        "ground, ground_ENU, pos_cad]\n"
+        "ground, ground_ENU, pos_cad, angular_damping_axes, unsteady]\n"
         "  units: [\"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", \"-\", 1/s, "
-        "N*m*s, \"-\", m, \"-\", m, m]\n  data:\n", f);
+        "N*m*s, \"-\", m, \"-\", m, m, 1/s, \"-\"]\n  data:\n", f);
   for (int w = 0; w < m->nwing; w++) {
     fputs("    - [", f);
     qname(f, m->wing_name, w);
@@ -361,7 +361,25 @@ static void wings(FILE *f, const awe_model *m) {
     fputs(", ", f);
     if (isnan(m->wing_pos_cad[3 * w])) fputs("null", f);
     else vec3(f, m->wing_pos_cad + 3 * w);
-    fputs("]\n", f);
+    /* SymbolicAWEModels 0.15's per-axis rate damping (principal axes), as built */
+    fputs(", ", f);
+    vec3(f, m->wing_ang_damp + 3 * w);
+    /* SymbolicAWEModels 0.17's unsteady aerodynamics, null when off */
+    if (m->wing_apparent_mass[w] > 0.0 || m->wing_wagner[w]) {
+      fputs(", {apparent_mass: ", f);
+      num(f, m->wing_apparent_mass[w]);
+      fprintf(f, ", wagner: %s, wagner_gains: [", m->wing_wagner[w] ? "true" : "false");
+      num(f, m->wing_wagner_gains[2 * w]);
+      fputs(", ", f);
+      num(f, m->wing_wagner_gains[2 * w + 1]);
+      fputs("], wagner_rates: [", f);
+      num(f, m->wing_wagner_rates[2 * w]);
+      fputs(", ", f);
+      num(f, m->wing_wagner_rates[2 * w + 1]);
+      fputs("]}]\n", f);
+    } else {
+      fputs(", null]\n", f);
+    }
   }
 }
 
