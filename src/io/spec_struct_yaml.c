@@ -848,6 +848,46 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
 }
 
 
+/* the 0-based index of the reference r among n names (a name, or a 1-based index), else -1 */
+static int ref_index(const awe_ref *r, const char *const *names, int n) {
+  if (r->name) {
+    for (int i = 0; i < n; i++)
+      if (names[i] && !strcmp(names[i], r->name)) return i;
+    return -1;
+  }
+  return r->index >= 1 && r->index <= n ? r->index - 1 : -1;
+}
+
+/* SymbolicAWEModels 0.13 on: a particle wing's nodes are DYNAMIC points, members of the wing
+ * through its stations (twist surfaces); awesim's WING type marks the same membership */
+static awe_status station_points_join_wings(awe_spec *s, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  const char **gn = awe_spec_alloc(s, sizeof(char *) * (size_t)(ss->ngroup + 1));
+  const char **pn = awe_spec_alloc(s, sizeof(char *) * (size_t)(ss->npoint + 1));
+  if (!gn || !pn) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int g = 0; g < ss->ngroup; g++) gn[g] = ss->groups[g].name;
+  for (int p = 0; p < ss->npoint; p++) pn[p] = ss->points[p].name;
+  for (int wi = 0; wi < ss->nwing; wi++) {
+    awe_wing_spec *w = &ss->wings[wi];
+    if (w->type != AWE_WING_PARTICLE) continue;
+    for (int k = 0; k < w->ngroup; k++) {
+      int g = ref_index(&w->groups[k], gn, ss->ngroup);
+      if (g < 0) continue; /* the model build names the unknown station */
+      for (int j = 0; j < ss->groups[g].npoint; j++) {
+        int p = ref_index(&ss->groups[g].points[j], pn, ss->npoint);
+        if (p < 0 || ss->points[p].type != AWE_PT_DYNAMIC) continue;
+        ss->points[p].type = AWE_PT_WING;
+        if (!AWE_REF_GIVEN(ss->points[p].wing)) {
+          ss->points[p].wing.name = w->name;
+          ss->points[p].wing.index = w->name ? 0 : wi + 1;
+        }
+      }
+    }
+  }
+  return AWE_OK;
+}
+
+
 static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_struct_spec *ss = &s->structure;
   static const char *const mats[] = {"materials", "elements", "segment_properties"};
@@ -885,6 +925,7 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
   AWE_TRY(read_tethers(s, awe_ymap_get(root, "tethers"), err));
   AWE_TRY(read_winches(s, awe_ymap_get(root, "winches"), err));
   AWE_TRY(read_wings(s, awe_ymap_get(root, "wings"), err));
+  AWE_TRY(station_points_join_wings(s, err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   return AWE_OK;
 }
