@@ -96,5 +96,72 @@ print(d['reference_wind_speeds'], [e['successful'] for e in d['power_curves'][0]
 grep_in "sweep's speeds" "$tmp/out" "^\[4.0, 8.0\] \[False, False\]$"
 check "sweep's height" 0 grep -q "^- 10.0$" "$tmp/sw/power_curves.yml"
 
+# the average reel-out and reel-in power: each phase's mean winch power (its energy over its
+# time), recomputed here from the logs alone (/winches/power, /winches/vel and /time with h5py:
+# the phases by the 0.2 m/s hysteresis of the reel speed, the cycles' bounds from the run's
+# summary) to 1e-6 relative, per cycle in the run's summary JSON and, as the median over the
+# run's cycles, in power_curves.yml (the pumping aerostat, tests/data/sweep/aerostat_pump.yaml,
+# 120 s at 12 and 14 m/s: 4 and 5 full cycles)
+cat >"$tmp/ph.yaml" <<EOG
+scenario: $root/tests/data/sweep/aerostat_pump.yaml
+output: $tmp/ph
+set:
+  run.duration: 120
+  settings.environment.h_ref: 6
+list:
+  - {settings.environment.v_wind: 12}
+  - {settings.environment.v_wind: 14}
+EOG
+check "phase sweep" 0 tools/awesim-sweep -j 1 -q --awesim "$AWESIM" "$tmp/ph.yaml"
+cat >"$tmp/ph.py" <<'PY'
+import csv, glob, json, os, sys
+import h5py, numpy as np, yaml, jsonschema
+d = sys.argv[1]
+s = yaml.safe_load(open("tests/data/awesio/power_curves_schema.yml"))
+pc = yaml.safe_load(open(os.path.join(d, "power_curves.yml")))
+errs = list(jsonschema.Draft7Validator(s).iter_errors(pc))
+ent = {e["wind_speed"]: e for e in pc["power_curves"][0]["wind_speed_data"]}
+rows = list(csv.DictReader(open(os.path.join(d, "summary.csv"))))
+worst, ncyc, out = 0.0, [], []
+def rel(a, b):
+    return abs(a - b) / max(abs(b), 1e-12)
+for r in rows:
+    h5 = r["hdf5"] if os.path.isabs(r["hdf5"]) else os.path.join(d, r["hdf5"])
+    js = [p for p in glob.glob(os.path.splitext(h5)[0] + "*.json")]
+    with h5py.File(h5, "r") as f:
+        t = f["time"][()].ravel()
+        P = f["winches/power"][()][:, 0]
+        F = f["winches/force"][()][:, 0]
+        v = f["winches/vel"][()][:, 0]
+    worst = max(worst, float(np.max(np.abs(P - F * v) / np.maximum(np.abs(P), 1e-9))))
+    ph = np.full(len(t), -1)          # the hysteresis: 0 reel-out, 1 reel-in
+    cur = -1
+    for i, x in enumerate(v):
+        if x > 0.2: cur = 0
+        elif x < -0.2: cur = 1
+        ph[i] = cur
+    dt = np.append(np.diff(t), 0.0)   # each sample stands for the interval to the next
+    cyc = json.load(open(js[0]))["cycles"]
+    mo, mi = [], []
+    for c in cyc:
+        inn = (t >= c["t_start"] - 1e-9) & (t < c["t_start"] + c["duration"] - 1e-9)
+        po = np.sum((P * dt)[inn & (ph == 0)]) / np.sum(dt[inn & (ph == 0)])
+        pi = np.sum((P * dt)[inn & (ph == 1)]) / np.sum(dt[inn & (ph == 1)])
+        worst = max(worst, rel(c["power_reel_out_mean"], po), rel(c["power_reel_in_mean"], pi))
+        mo.append(po); mi.append(pi)
+    e = ent[float(r["settings.environment.v_wind"])]["performance"]["power"]
+    worst = max(worst, rel(e["average_reel_out_power"], float(np.median(mo))),
+                rel(e["average_reel_in_power"], float(np.median(mi))))
+    # and not the product of the phase means of force and speed
+    fo = float(r["cycle_median.force_reel_out_mean[N]"]) * float(r["cycle_median.speed_reel_out_mean[m/s]"])
+    ncyc.append(len(cyc))
+    out.append(f"{e['average_reel_out_power']:.1f}/{e['average_reel_in_power']:.1f}"
+               f"(F*v {fo:.1f})")
+print("errors", len(errs), "cycles", ncyc, "worst", "ok" if worst < 1e-6 else worst, *out)
+PY
+check "phase powers" 0 $py "$tmp/ph.py" "$tmp/ph"
+grep_in "phase powers to 1e-6" "$tmp/out" "^errors 0 cycles \[4, 5\] worst ok "
+cat "$tmp/out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
