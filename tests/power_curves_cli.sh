@@ -8,7 +8,7 @@
 py=/usr/bin/python3
 if ! $py -c 'import jsonschema, yaml, h5py' 2>/dev/null; then
   bad "python3-jsonschema (tools/install-deps --tests)"
-  echo "$pass passed, $fail failed"
+  echo "power_curves_cli: $pass passed, $fail failed"
   exit 1
 fi
 fix=tests/data/sweep/power_curve.csv
@@ -75,6 +75,12 @@ check "v3 schema" 0 $py "$tmp/v3.py" "$tmp/v3.yml"
 grep_in "v3 values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.975 6:2.871/2.502 7:4.418/3.850 8:5.266/4.612 9:5.918/4.778 10:6.010/4.798 11:5.944/4.670 12:5.220/4.040$"
 check "v3 shipped" 0 $py "$tmp/v3.py" docs/v3_power_curves.yml
 grep_in "v3 shipped values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.975 6:2.871/2.502 .* 12:5.220/4.040$"
+# its phase powers (the sweep rerun with them: every other column unchanged), kW at 5 / 10 m/s
+check "v3 phase powers" 0 $py -c "import yaml
+c = yaml.safe_load(open('docs/v3_power_curves.yml'))['power_curves'][0]['wind_speed_data']
+p = {e['wind_speed']: e['performance']['power'] for e in c if e['successful']}
+print(' '.join(f\"{p[v]['average_reel_out_power'] / 1e3:.3f}/{p[v]['average_reel_in_power'] / 1e3:.3f}\" for v in (5.0, 10.0)))"
+grep_in "v3 phase power values" "$tmp/out" "^2.409/-3.971 22.073/-7.164$"
 check "v3 aep" 0 tools/awesim-plot docs/v3_power_curves.yml --aep-mean 6.2 -o "$tmp/v3.png"
 grep_in "v3 aep numbers" "$tmp/err" "AEP: mechanical 21617.416 kWh, electrical 17961.5434 kWh per year"
 
@@ -163,5 +169,5 @@ check "phase powers" 0 $py "$tmp/ph.py" "$tmp/ph"
 grep_in "phase powers to 1e-6" "$tmp/out" "^errors 0 cycles \[4, 5\] worst ok "
 cat "$tmp/out"
 
-echo "$pass passed, $fail failed"
+echo "power_curves_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
