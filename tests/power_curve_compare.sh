@@ -3,7 +3,9 @@
 # 2019 V3 curve beside the three published V3 curves of docs/data/power_curves/ and the flight's
 # 1.63 kW), and the wind speeds it moves between heights are the log law's, recomputed here:
 #   awesim's 6 m -> 200 m with z0 = 4 mm: ln(200/0.004) / ln(6/0.004) = 1.479482...
-#   the flight's 5.09 m/s at 6 m -> 7.531 m/s at 200 m (the mast's 6.22 -> 9.202)
+#   the flight's 5.09 m/s at 6 m -> 7.531 m/s at 200 m (the mast's 6.22 -> 9.202), its medians
+#   over the 86 cycles of tests/data/flight_2019/cycle_stats.csv 1.63 kW cycle, 3.25 kW
+#   reel-out, -3.34 kW reel-in
 #   at another common height (100 m) a published curve moves on its own profile: the Luchsinger
 #   file's is a log law with z0 = 0.03 m, so ln(100/0.03) / ln(200/0.03) = 0.921277
 # and the published files are the ones the README's sources name (their cycle powers at 10 m/s
@@ -33,7 +35,7 @@ vf=$(awk 'BEGIN { printf "%.3f", 5.09 * log(200 / 0.004) / log(6 / 0.004) }')
 vm=$(awk 'BEGIN { printf "%.3f", 6.22 * log(200 / 0.004) / log(6 / 0.004) }')
 check "10 m/s at 6 m is 14.795 at 200 m" 0 [ "$v10" = "14.795" ]
 grep_in "awesim 10 m/s" "$tmp/draw.out" " 10->$v10 "
-grep_in "flight" "$tmp/draw.out" "^flight: 5.09 m/s at 6 m -> $vf m/s \(mast 6.22 -> $vm\); 1.63 kW$"
+grep_in "flight" "$tmp/draw.out" "^flight: 5.09 m/s at 6 m -> $vf m/s \(mast 6.22 -> $vm\); 1.63 kW, reel-out 3.25, reel-in -3.34 kW \(86 cycles\)$"
 check "flight 7.531 / 9.202" 0 [ "$vf $vm" = "7.531 9.202" ]
 for n in "AWESPA inertia-free QSM" "Luchsinger model" "awesIO example"; do
   grep_in "$n at its own 200 m" "$tmp/draw.out" "^$n: reference 200 m, factor 1.000000$"
@@ -57,6 +59,7 @@ grep_in "licence" docs/data/power_curves/README.md "MIT"
 
 check "usage" 2 $py tools/power-curve-compare --height -3
 check "missing data" 66 $py tools/power-curve-compare --data "$tmp/none" -o "$tmp/e.png"
+check "flight table without phase powers" 66 $py tools/power-curve-compare --flight tests/data/sweep/power_curve.csv -o "$tmp/e.png"
 
 echo "power_curve_compare: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

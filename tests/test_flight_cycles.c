@@ -38,12 +38,6 @@ static int col(char **head, int n, const char *name) {
 }
 
 
-/* the phase-mean powers are newer than tools/flight-stats' table: checked in
- * tests/test_cycle_stats.c and tests/power_curves_cli.sh instead */
-static int newer_than_table(const char *name) {
-  return strcmp(name, "power_reel_out_mean") == 0 || strcmp(name, "power_reel_in_mean") == 0;
-}
-
 
 /* feed one flight file; *t_end: the previous file's last time (the data set repeats it as the
  * next file's first row, skipped here as in tools/flight-stats) */
@@ -92,10 +86,6 @@ static int table_row(const char *name, awe_cycle *c) {
     while (!found && fgets(line, sizeof line, fp)) {
       if (split(line, f) != nh || strcmp(f[0], name) != 0) continue;
       for (int k = 0; k < awe_cycle_nfields; k++) {
-        if (newer_than_table(awe_cycle_fields[k].name)) {
-          *(double *)((char *)c + awe_cycle_fields[k].offset) = NAN;
-          continue;
-        }
         int i = col(h, nh, awe_cycle_fields[k].name);
         *(double *)((char *)c + awe_cycle_fields[k].offset) = strtod(f[i], NULL);
       }
@@ -123,8 +113,7 @@ static void test_flight_cycle(void) {
       double g = *(const double *)((const char *)got + off);
       double w = *(const double *)((const char *)&want + off);
       printf("  %-28s C %-22.15g flight-stats %-22.15g\n", awe_cycle_fields[k].name, g, w);
-      if (newer_than_table(awe_cycle_fields[k].name)) ENSURE(isfinite(g));
-      else if (isnan(w)) ENSURE(isnan(g));
+      if (isnan(w)) ENSURE(isnan(g));
       else ENSURE_REL(g, w, 1e-12);
     }
     /* and the measured cycle is the one the docs quote (docs/validation.md) */
