@@ -38,7 +38,6 @@ static int col(char **head, int n, const char *name) {
 }
 
 
-
 /* feed one flight file; *t_end: the previous file's last time (the data set repeats it as the
  * next file's first row, skipped here as in tools/flight-stats) */
 static void feed_file(awe_cycle_stats *s, const char *path, double *t_end) {
