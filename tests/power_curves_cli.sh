@@ -8,7 +8,7 @@
 py=/usr/bin/python3
 if ! $py -c 'import jsonschema, yaml, h5py' 2>/dev/null; then
   bad "python3-jsonschema (tools/install-deps --tests)"
-  echo "$pass passed, $fail failed"
+  echo "power_curves_cli: $pass passed, $fail failed"
   exit 1
 fi
 fix=tests/data/sweep/power_curve.csv
@@ -75,6 +75,12 @@ check "v3 schema" 0 $py "$tmp/v3.py" "$tmp/v3.yml"
 grep_in "v3 values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.975 6:2.871/2.502 7:4.418/3.850 8:5.266/4.612 9:5.918/4.778 10:6.010/4.798 11:5.944/4.670 12:5.220/4.040$"
 check "v3 shipped" 0 $py "$tmp/v3.py" docs/v3_power_curves.yml
 grep_in "v3 shipped values" "$tmp/out" "^errors 0 3:no 4:0.245/0.061 5:1.280/0.975 6:2.871/2.502 .* 12:5.220/4.040$"
+# its phase powers (the sweep rerun with them: every other column unchanged), kW at 5 / 10 m/s
+check "v3 phase powers" 0 $py -c "import yaml
+c = yaml.safe_load(open('docs/v3_power_curves.yml'))['power_curves'][0]['wind_speed_data']
+p = {e['wind_speed']: e['performance']['power'] for e in c if e['successful']}
+print(' '.join(f\"{p[v]['average_reel_out_power'] / 1e3:.3f}/{p[v]['average_reel_in_power'] / 1e3:.3f}\" for v in (5.0, 10.0)))"
+grep_in "v3 phase power values" "$tmp/out" "^2.409/-3.971 22.073/-7.164$"
 check "v3 aep" 0 tools/awesim-plot docs/v3_power_curves.yml --aep-mean 6.2 -o "$tmp/v3.png"
 grep_in "v3 aep numbers" "$tmp/err" "AEP: mechanical 21617.416 kWh, electrical 17961.5434 kWh per year"
 
@@ -96,5 +102,72 @@ print(d['reference_wind_speeds'], [e['successful'] for e in d['power_curves'][0]
 grep_in "sweep's speeds" "$tmp/out" "^\[4.0, 8.0\] \[False, False\]$"
 check "sweep's height" 0 grep -q "^- 10.0$" "$tmp/sw/power_curves.yml"
 
-echo "$pass passed, $fail failed"
+# the average reel-out and reel-in power: each phase's mean winch power (its energy over its
+# time), recomputed here from the logs alone (/winches/power, /winches/vel and /time with h5py:
+# the phases by the 0.2 m/s hysteresis of the reel speed, the cycles' bounds from the run's
+# summary) to 1e-6 relative, per cycle in the run's summary JSON and, as the median over the
+# run's cycles, in power_curves.yml (the pumping aerostat, tests/data/sweep/aerostat_pump.yaml,
+# 120 s at 12 and 14 m/s: 4 and 5 full cycles)
+cat >"$tmp/ph.yaml" <<EOG
+scenario: $root/tests/data/sweep/aerostat_pump.yaml
+output: $tmp/ph
+set:
+  run.duration: 120
+  settings.environment.h_ref: 6
+list:
+  - {settings.environment.v_wind: 12}
+  - {settings.environment.v_wind: 14}
+EOG
+check "phase sweep" 0 tools/awesim-sweep -j 1 -q --awesim "$AWESIM" "$tmp/ph.yaml"
+cat >"$tmp/ph.py" <<'PY'
+import csv, glob, json, os, sys
+import h5py, numpy as np, yaml, jsonschema
+d = sys.argv[1]
+s = yaml.safe_load(open("tests/data/awesio/power_curves_schema.yml"))
+pc = yaml.safe_load(open(os.path.join(d, "power_curves.yml")))
+errs = list(jsonschema.Draft7Validator(s).iter_errors(pc))
+ent = {e["wind_speed"]: e for e in pc["power_curves"][0]["wind_speed_data"]}
+rows = list(csv.DictReader(open(os.path.join(d, "summary.csv"))))
+worst, ncyc, out = 0.0, [], []
+def rel(a, b):
+    return abs(a - b) / max(abs(b), 1e-12)
+for r in rows:
+    h5 = r["hdf5"] if os.path.isabs(r["hdf5"]) else os.path.join(d, r["hdf5"])
+    js = [p for p in glob.glob(os.path.splitext(h5)[0] + "*.json")]
+    with h5py.File(h5, "r") as f:
+        t = f["time"][()].ravel()
+        P = f["winches/power"][()][:, 0]
+        F = f["winches/force"][()][:, 0]
+        v = f["winches/vel"][()][:, 0]
+    worst = max(worst, float(np.max(np.abs(P - F * v) / np.maximum(np.abs(P), 1e-9))))
+    ph = np.full(len(t), -1)          # the hysteresis: 0 reel-out, 1 reel-in
+    cur = -1
+    for i, x in enumerate(v):
+        if x > 0.2: cur = 0
+        elif x < -0.2: cur = 1
+        ph[i] = cur
+    dt = np.append(np.diff(t), 0.0)   # each sample stands for the interval to the next
+    cyc = json.load(open(js[0]))["cycles"]
+    mo, mi = [], []
+    for c in cyc:
+        inn = (t >= c["t_start"] - 1e-9) & (t < c["t_start"] + c["duration"] - 1e-9)
+        po = np.sum((P * dt)[inn & (ph == 0)]) / np.sum(dt[inn & (ph == 0)])
+        pi = np.sum((P * dt)[inn & (ph == 1)]) / np.sum(dt[inn & (ph == 1)])
+        worst = max(worst, rel(c["power_reel_out_mean"], po), rel(c["power_reel_in_mean"], pi))
+        mo.append(po); mi.append(pi)
+    e = ent[float(r["settings.environment.v_wind"])]["performance"]["power"]
+    worst = max(worst, rel(e["average_reel_out_power"], float(np.median(mo))),
+                rel(e["average_reel_in_power"], float(np.median(mi))))
+    # and not the product of the phase means of force and speed
+    fo = float(r["cycle_median.force_reel_out_mean[N]"]) * float(r["cycle_median.speed_reel_out_mean[m/s]"])
+    ncyc.append(len(cyc))
+    out.append(f"{e['average_reel_out_power']:.1f}/{e['average_reel_in_power']:.1f}"
+               f"(F*v {fo:.1f})")
+print("errors", len(errs), "cycles", ncyc, "worst", "ok" if worst < 1e-6 else worst, *out)
+PY
+check "phase powers" 0 $py "$tmp/ph.py" "$tmp/ph"
+grep_in "phase powers to 1e-6" "$tmp/out" "^errors 0 cycles \[4, 5\] worst ok "
+cat "$tmp/out"
+
+echo "power_curves_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,7 @@
 #               run point by point with sh sweep.sh N): each row's cycles equals the length of
 #               the run's JSON "cycles" list and each cycle_median.* column its "cycle_median"
 #               field (Python's json against the CSV, 1e-12 relative); runs without a full cycle
-#               (8 and 16 m/s) have cycles 0 and 15 empty median cells, never 0; runs with one
+#               (8 and 16 m/s) have cycles 0 and 17 empty median cells, never 0; runs with one
 #               have a negative power_mean (a balloon has no depower)
 #   crashed     the same folder with faked crashes (h5py: the log's status attribute set to
 #               crashed; the JSON's status crashed with a crash record): merged as crashed, the
@@ -73,18 +73,18 @@ PYEOF
   check "merge stopped by a pending SIGUSR1: $(cat "$T/sig.txt")" sh -c \
     "head -1 '$T/sig.txt' | grep -qx 138 && grep -q 'interrupted: summary not written' '$T/sig.txt' && cmp -s '$csv' '$T/summary.before'"
 fi
-check "header: cycles and the 15 cycle_median columns between rows and scenario" grep -q \
-  ',rows,cycles,cycle_median.t_start\[s\],cycle_median.duration\[s\],.*,cycle_median.elevation_reel_out_mean\[deg\],.*,cycle_median.power_mean\[W\],cycle_median.power_electrical_mean\[W\],scenario,hdf5,error$' \
+check "header: cycles and the 17 cycle_median columns between rows and scenario" grep -q \
+  ',rows,cycles,cycle_median.t_start\[s\],cycle_median.duration\[s\],.*,cycle_median.elevation_reel_out_mean\[deg\],.*,cycle_median.power_mean\[W\],cycle_median.power_electrical_mean\[W\],cycle_median.power_reel_out_mean\[W\],cycle_median.power_reel_in_mean\[W\],scenario,hdf5,error$' \
   "$csv"
 # cycles per wind speed (8, 10, 12, 14, 16 m/s)
 got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cycles") c = i; next }
   { printf "%s%s", (NR > 2 ? " " : ""), $c }' "$csv")
 check "cycles per run: '$got', expected '0 1 2 2 0'" [ "$got" = "0 1 2 2 0" ]
-# no cycle: 15 empty cells, never 0
+# no cycle: 17 empty cells, never 0
 got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^cycle_median\./) m[i] = 1; next }
   $2 == 8 || $2 == 16 { for (i in m) { n++; if ($i != "") bad++ } }
   END { print n + 0, bad + 0 }' "$csv")
-check "no-cycle runs: 30 median cells all empty ('$got')" [ "$got" = "30 0" ]
+check "no-cycle runs: 34 median cells all empty ('$got')" [ "$got" = "34 0" ]
 if [ -n "$PY" ]; then
   "$PY" - "$D" >"$T/py" 2>&1 <<'EOF'
 import csv, json, math, sys

@@ -67,6 +67,12 @@ static void check_cycle(const awe_cycle *g, const spec *c, double t0) {
   double e = (c->f_out * (no - 1) + c->f_peak) * c->v_out - c->f_in * c->v_in * ni;
   ENSURE_NEAR(g->power_mean, e / (no + ni), 1e-7);
   ENSURE_NEAR(g->power_electrical_mean, c->p_el, 1e-9);
+  /* the phase-mean powers: the phase's energy over its time (here every interval is DT) */
+  ENSURE_NEAR(g->power_reel_out_mean, (c->f_out * (no - 1) + c->f_peak) * c->v_out / no, 1e-7);
+  ENSURE_NEAR(g->power_reel_in_mean, -c->f_in * c->v_in, 1e-7);
+  ENSURE_NEAR((g->power_reel_out_mean * g->reel_out_duration +
+               g->power_reel_in_mean * g->reel_in_duration) / g->duration,
+              g->power_mean, 1e-7);
 }
 
 

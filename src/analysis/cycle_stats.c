@@ -25,6 +25,8 @@ const awe_cycle_field awe_cycle_fields[] = {
     F(figure_period, "s"),
     F(power_mean, "W"),
     F(power_electrical_mean, "W"),
+    F(power_reel_out_mean, "W"),
+    F(power_reel_in_mean, "W"),
 };
 #undef F
 const int awe_cycle_nfields = (int)(sizeof(awe_cycle_fields) / sizeof(awe_cycle_fields[0]));
@@ -77,6 +79,8 @@ static awe_status close_cycle(awe_cycle_stats *s, double t_end) {
   c->figure_period = a->fig_n >= 3 ? (a->fig_last - a->fig_t1) / (a->fig_n - 2) : NAN;
   c->power_mean = ratio(a->power, a->n_all);
   c->power_electrical_mean = ratio(a->power_el, a->n_all);
+  c->power_reel_out_mean = ratio(a->energy[0], a->dur[0]);
+  c->power_reel_in_mean = ratio(a->energy[1], a->dur[1]);
   return AWE_OK;
 }
 
@@ -133,6 +137,7 @@ static void acc_merge(awe_cycle_acc *a, const awe_cycle_acc *b) {
     a->n[p] += b->n[p];
     a->force[p] += b->force[p];
     a->speed[p] += b->speed[p];
+    a->energy[p] += b->energy[p];
   }
   a->elev_out += b->elev_out;
   a->va_out += b->va_out;
@@ -152,10 +157,16 @@ static void acc_merge(awe_cycle_acc *a, const awe_cycle_acc *b) {
 
 
 awe_status awe_cycle_stats_add(awe_cycle_stats *s, const awe_cycle_sample *x) {
-  /* the previous sample's interval belongs to its phase and to where it was summed */
-  if (s->have_prev && s->phase >= 0 && s->prev_to)
-    (s->prev_to == 2 ? &s->pend : &s->acc)->dur[s->phase] += x->t - s->t_prev;
+  /* the previous sample's interval (and its power over it) belongs to its phase and to where
+   * it was summed */
+  if (s->have_prev && s->phase >= 0 && s->prev_to) {
+    awe_cycle_acc *b = s->prev_to == 2 ? &s->pend : &s->acc;
+    double dt = x->t - s->t_prev;
+    b->dur[s->phase] += dt;
+    b->energy[s->phase] += s->p_prev * dt;
+  }
   s->t_prev = x->t;
+  s->p_prev = x->force * x->speed;
   s->have_prev = 1;
   int prev = s->phase;
   if (x->speed > s->speed_band) s->phase = 0;

@@ -21,7 +21,14 @@
  *   means      plain means over the samples of the cycle (power) or of the phase (the rest);
  *              force_max over the cycle's samples; elevation in degrees.
  *   power      power_mean = mean of force * v (the winch's mechanical power);
- *              power_electrical_mean = mean of the electrical power channel (NaN when absent).
+ *              power_electrical_mean = mean of the electrical power channel (NaN when absent);
+ *              power_reel_out_mean, power_reel_in_mean = the phase's mean mechanical power,
+ *              time-weighted: sum over the phase's samples of force * v * (its interval) /
+ *              the phase's duration (the phase's energy over its time; awesIO's
+ *              average_reel_out_power and average_reel_in_power). Not the product of the phase
+ *              means of force and speed. With a constant sample interval the cycle's power_mean
+ *              = (power_reel_out_mean * reel_out_duration + power_reel_in_mean *
+ *              reel_in_duration) / duration.
  *   figure     the period of the azimuth during reel-out: the times where it crosses zero
  *              upwards (linear interpolation between two reel-out samples), each counted only
  *              after the azimuth was below -azimuth_band (0.035 rad = 2 deg) since the last
@@ -54,7 +61,7 @@ typedef struct {
   double t_start, duration, reel_out_duration, reel_in_duration, force_reel_out_mean, force_max,
       force_reel_in_mean, speed_reel_out_mean, speed_reel_in_mean, elevation_reel_out_mean,
       apparent_wind_reel_out_mean, kite_speed_reel_out_mean, figure_period, power_mean,
-      power_electrical_mean;
+      power_electrical_mean, power_reel_out_mean, power_reel_in_mean;
 } awe_cycle;
 
 /* the fields of awe_cycle in order, for writers: name, unit, offset */
@@ -69,6 +76,7 @@ extern const int awe_cycle_nfields;
 typedef struct {
   double t_start, dur[2], n[2], force[2], speed[2], elev_out, va_out, vk_out, force_max;
   double n_all, power, power_el;
+  double energy[2];  /* force * v * interval per phase (J) */
   double fig_t0, fig_t1, fig_last;  /* first, second and last crossing */
   int fig_n;
 } awe_cycle_acc;
@@ -85,6 +93,7 @@ typedef struct {
   int pending;    /* a start at t_cand awaits its min_reel_out (pend) */
   int have_prev, prev_to;  /* prev_to: where the previous sample went: 0 none, 1 acc, 2 pend */
   double t_prev, t_cand;
+  double p_prev;  /* force * v of the previous sample */
   double az_prev, t_prev_out;  /* the azimuth's last reel-out sample */
   int az_have, az_armed;
   awe_cycle_acc acc, pend;
