@@ -215,7 +215,7 @@ static void build(hid_t f, in_t *in) {
       }
     } else if (H5Lexists(f, name, H5P_DEFAULT) == 0 ||
                (strchr(name, '/') && H5Lexists(f, name, H5P_DEFAULT) <= 0)) {
-      int huge = total > 65536;
+      int huge = total > 4096; /* larger: chunked, never written (the input is at most 64 KiB) */
       hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
       /* no fill pass: what is written is the input (zeros where it ran out), and a fill pass
        * costs a 1 MiB buffer per dataset */
