@@ -89,17 +89,22 @@ int main(void) {
   char dur[64];
   snprintf(dur, sizeof(dur), "run.duration=%g", SIM_SECONDS);
   /* the log uncompressed (the default), deflate and shuffle+deflate at the default level 4
-     (output.compression), and no log */
+     and shuffle+deflate at level 1 (output.compression), and no log */
   static const char *const comp[] = {"output.compression=none", "output.compression=deflate",
+                                     "output.compression=shuffle+deflate",
                                      "output.compression=shuffle+deflate"};
-  static const char *const label[] = {"with log", "deflate", "shuffle+deflate"};
-  enum { NC = 3 };
+  static const char *const level[] = {"output.compression=none", "output.compression_level=4",
+                                      "output.compression_level=4",
+                                      "output.compression_level=1"};
+  static const char *const label[] = {"with log", "deflate", "shuffle+deflate",
+                                      "shuffle+deflate 1"};
+  enum { NC = 4 };
   double wl[NC], cl[NC], w0, c0;
   long size[NC];
   int bad = 0;
   for (int k = 0; k < NC && !bad; k++) {
     char *with[] = {"./awesim", "simulate", "scenarios/2plate_parked.yaml", "--set", dur,
-                    "--set", (char *)comp[k], "-o", path, NULL};
+                    "--set", (char *)comp[k], "--set", (char *)level[k], "-o", path, NULL};
     bad = median_run(with, &wl[k], &cl[k]);
     FILE *f = fopen(path, "rb");
     size[k] = -1;

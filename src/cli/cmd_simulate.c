@@ -16,6 +16,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -131,6 +134,12 @@ static awe_status sinks_open_lists(sinks *k, const options *o, const awe_spec *s
     awe_h5_info info = {.solver = solver, .command_line = cmdline,
                         .scenario = spec->scenario_text, .topology = topo};
     awe_log_compression(spec, &info);
+#ifdef M_TRIM_THRESHOLD
+    /* HDF5's deflate filter mallocs and frees a chunk-sized buffer per chunk; glibc gave that
+       memory back to the kernel each time (brk up and down, pages zeroed again): 1.75 s of
+       system time against 0.25 s of deflating for 2plate_parked, 300 s. Keep 4 MiB. */
+    if (info.gzip_level > 0) mallopt(M_TRIM_THRESHOLD, 4 << 20);
+#endif
     k->h5 = awe_h5_open(h5path, sel, &info, err);
     free(topo);
     if (!k->h5) return err->code ? err->code : AWE_EIO;
