@@ -121,13 +121,13 @@ int main(void) {
     return 1;
   }
   printf("2plate_parked.yaml, %g s, whole process, median of %d\n", SIM_SECONDS, RUNS);
-  printf("%-16s %9s %11s %9s %11s %9s %9s\n", "case", "wall [s]", "x real time", "cpu [s]",
+  printf("%-18s %9s %11s %9s %11s %9s %9s\n", "case", "wall [s]", "x real time", "cpu [s]",
          "x real (cpu)", "log [MB]", "log cpu");
   for (int k = 0; k < NC; k++)
-    printf("%-16s %9.3f %11.0f %9.3f %11.0f %9.1f %8.1f%%\n", label[k], wl[k],
+    printf("%-18s %9.3f %11.0f %9.3f %11.0f %9.1f %8.1f%%\n", label[k], wl[k],
            SIM_SECONDS / wl[k], cl[k], SIM_SECONDS / cl[k], size[k] / 1e6,
            100.0 * (cl[k] - c0) / cl[k]);
-  printf("%-16s %9.3f %11.0f %9.3f %11.0f %9s %9s\n", "--no-hdf5", w0, SIM_SECONDS / w0, c0,
+  printf("%-18s %9.3f %11.0f %9.3f %11.0f %9s %9s\n", "--no-hdf5", w0, SIM_SECONDS / w0, c0,
          SIM_SECONDS / c0, "-", "-");
   printf("log share of the run: %.1f %% of cpu, %.1f %% of wall (targets: >= 1000x real time "
          "with the log, log <= 10 %%; compressed logs are opt-in, output.compression)\n",
