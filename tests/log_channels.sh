@@ -124,5 +124,21 @@ scen lnoc "hdf5: $tmp/no.h5" "compression_level: 3"
 check "level without compression" 65 "$AWESIM" check "$tmp/lnoc.yaml"
 grep_in "level without compression error" "$tmp/err" 'the log is not compressed'
 
+# 5. from the command line: --set with a flow list
+check "--set output.channels" 0 "$AWESIM" simulate -q "$tmp/full.yaml" -o "$tmp/set.h5" \
+  --set 'output.channels=[segments/*/force, points/balloon/pos]'
+"$PY" - "$tmp/set.h5" >"$tmp/py" 2>&1 <<'PYEOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert sorted(f.keys()) == ["points", "scenario", "segments", "time", "topology"], list(f.keys())
+assert list(f["points"].keys()) == ["pos"] and list(f["segments"].keys()) == ["force"]
+assert [x.decode() for x in f["points"].attrs["names"]] == ["balloon"]
+print("OK")
+PYEOF
+grep_in "--set output.channels logs those" "$tmp/py" '^OK$'
+check "--set output.channels, no match" 65 "$AWESIM" check "$tmp/full.yaml" \
+  --set 'output.channels=[nope]'
+grep_in "--set: the pattern named" "$tmp/err" '"nope" matches no channel'
+
 echo "log_channels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
