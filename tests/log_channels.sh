@@ -140,5 +140,18 @@ check "--set output.channels, no match" 65 "$AWESIM" check "$tmp/full.yaml" \
   --set 'output.channels=[nope]'
 grep_in "--set: the pattern named" "$tmp/err" '"nope" matches no channel'
 
+# 6. step-response's log follows the same keys
+check "step-response log with channels, deflate" 0 "$AWESIM" step-response \
+  scenarios/tests/lin_damped.yaml -q --input points.mass.force.z --amplitude 1 --duration 0.2 \
+  --set 'output.channels=[points/*/pos]' --set output.compression=deflate -o "$tmp/step.h5"
+"$PY" - "$tmp/step.h5" >"$tmp/py" 2>&1 <<'PYEOF'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert list(f["points"].keys()) == ["pos"], list(f["points"].keys())
+assert f["points/pos"].compression == "gzip" and not f["points/pos"].shuffle
+print("OK")
+PYEOF
+grep_in "step-response: channels and compression" "$tmp/py" '^OK$'
+
 echo "log_channels: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
