@@ -513,6 +513,49 @@ static void test_errors(void) {
 }
 
 
+/* output.channels leaves components out: points a and c logged, b between them not (the
+ * writer gathers a and c into one dataset); deflate without shuffle has one filter */
+static void test_gaps_and_deflate(void) {
+  awe_varlist l;
+  memset(&l, 0, sizeof(l));
+  const unsigned L = AWE_VF_LOG;
+  awe_varlist_add(&l, "points", "a", 0, "pos", "m", 3, 0, L);   /* 0..2 */
+  awe_varlist_add(&l, "points", "b", 1, "pos", "m", 3, 0, 0);   /* 3..5: left out */
+  awe_varlist_add(&l, "points", "c", 2, "pos", "m", 3, 0, L);   /* 6..8 */
+  awe_varlist_add(&l, "segments", "s1", 0, "force", "N", 1, 0, 0); /* 9 */
+  awe_varlist_add(&l, "segments", "s2", 1, "force", "N", 1, 0, L); /* 10 */
+  char path[300];
+  path_of(path, sizeof(path), "gaps.h5");
+  awe_err err = {0};
+  awe_h5_info info = {.block_rows = 4, .gzip_level = 5, .no_shuffle = 1};
+  awe_h5 *w = awe_h5_open(path, &l, &info, &err);
+  ENSURE(w != NULL);
+  if (!w) return;
+  double out[16];
+  for (int r = 0; r < 10; r++) {
+    fill(out, l.size, r);
+    ENSURE(awe_h5_write_row(w, tim(r), out, &err) == AWE_OK);
+  }
+  ENSURE(awe_h5_close(w, AWE_RUN_COMPLETE, NULL, &err) == AWE_OK);
+  hid_t f = open_file(path);
+  char b[128];
+  double v[64];
+  ENSURE_STR(shape(f, "points/pos", b, sizeof(b), v, 64), "10x2x3");
+  for (int r = 0; r < 10; r++)
+    for (int k = 0; k < 3; k++) {
+      ENSURE(v[r * 6 + k] == val(r, k));
+      ENSURE(v[r * 6 + 3 + k] == val(r, 6 + k));
+    }
+  ENSURE_STR(names_attr(f, "points", b, sizeof(b)), "a,c");
+  ENSURE_STR(shape(f, "segments/force", b, sizeof(b), v, 64), "10x1");
+  for (int r = 0; r < 10; r++) ENSURE(v[r] == val(r, 10));
+  ENSURE(nfilters(f, "points/pos") / 100000 == 1);
+  ENSURE(nfilters(f, "time") / 100000 == 1);
+  H5Fclose(f);
+  awe_varlist_free(&l);
+}
+
+
 int main(void) {
   snprintf(dir, sizeof(dir), "/tmp/awe_test_writer_hdf5_XXXXXX");
   if (!mkdtemp(dir)) return 1;
@@ -521,6 +564,7 @@ int main(void) {
   RUN(test_sigkill_partial);
   RUN(test_bit_identical);
   RUN(test_errors);
+  RUN(test_gaps_and_deflate);
   if (!harness_failed) {
     char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -233,14 +233,14 @@ _awesim_plot_main() {
   case $prev in
     -o|--output) _awesim_files "$cur" "png|pdf|svg"; return 0 ;;
     --size) _awesim_words "$cur" "1600x1000 1200x800 800x600"; return 0 ;;
-    --title|--cycle) return 0 ;;
+    --title|--cycle|--label) return 0 ;;
     --aep-mean) _awesim_words "$cur" "5 6 7 8"; return 0 ;;
     --aep-shape) _awesim_words "$cur" "2"; return 0 ;;
     --compare) _awesim_files "$cur" "csv"; return 0 ;;
   esac
   if [[ $cur == -* ]]; then
     _awesim_words "$cur" "-o --output -c --channels --channels= --size --title --list --list-panels --x --by --y
-      --power-curve --aep-mean --aep-shape --compare --cycle --with -h --help"
+      --power-curve --aep-mean --aep-shape --compare --cycle --with --label --dump -h --help"
   else
     _awesim_files "$cur" "h5|hdf5|csv"
   fi

@@ -16,6 +16,7 @@
 #include "io/yaml_doc.h"
 #include "model/model.h"
 #include "output/awesio_write.h"
+#include "output/log_select.h"
 #include "output/out_guard.h"
 
 
@@ -442,7 +443,14 @@ static awesim_status log_hdf5_(awesim_sim *s, const char *path) {
   if (!topo) return awe_api_fail(s, AWE_ENOMEM, "out of memory");
   awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
                       .scenario = s->spec->scenario_text, .topology = topo};
-  s->h5 = awe_h5_open(path, &s->m->reg.output, &info, &e);
+  awe_log_compression(s->spec, &info);
+  awe_varlist sel; /* the scenario's output.channels */
+  if (awe_log_select(s->spec, &s->m->reg.output, &sel, &e)) {
+    free(topo);
+    return fail_err(s, &e);
+  }
+  s->h5 = awe_h5_open(path, &sel, &info, &e);
+  awe_varlist_free(&sel);
   free(topo);
   if (!s->h5) return fail_err(s, &e);
   s->h5_path = strdup(path);

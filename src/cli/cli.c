@@ -13,6 +13,7 @@
 #include "control/controller.h"
 #include "io/load.h"
 #include "io/yaml_doc.h"
+#include "output/log_select.h"
 #include "turb/wind_box.h"
 
 
@@ -175,6 +176,14 @@ int awe_cli_load(const char *path, int nset, const char *const *sets, awe_spec *
     awe_spec_free(s);
     return awe_cli_fail(&err);
   }
+  /* output.channels names channels of this model: checked by every command (check too) */
+  awe_varlist sel;
+  if (awe_log_select(s, &m->reg.output, &sel, &err)) {
+    awe_model_free(m);
+    awe_spec_free(s);
+    return awe_cli_fail(&err);
+  }
+  awe_varlist_free(&sel);
   if (m->env.box && !isnan(m->env.box_gen_seconds)) {
     const awe_wind_box *b = m->env.box;
     fprintf(stderr, "awesim: wind.field: drew a %d x %d x %d Mann box (%g x %g x %g m, seed "

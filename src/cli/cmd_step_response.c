@@ -27,6 +27,7 @@
 #include "cli/out_paths.h"
 #include "cli/cmd_trim.h"
 #include "output/lin_output.h"
+#include "output/log_select.h"
 #include "analysis/linearize.h"
 #include "analysis/modal.h"
 #include "engine/outputs.h"
@@ -369,7 +370,14 @@ static awe_status simulate_step(job *j, awe_err *err) {
     if (!topo) return awe_err_set(err, AWE_ENOMEM, "out of memory");
     awe_h5_info info = {.solver = awe_integrator_name(j->sim->it), .command_line = j->cmdline,
                         .scenario = j->spec->scenario_text, .topology = topo};
-    j->h5 = awe_h5_open(j->o.out, &m->reg.output, &info, err);
+    awe_log_compression(j->spec, &info);  /* and output.channels, as simulate's log */
+    awe_varlist sel;
+    if (awe_log_select(j->spec, &m->reg.output, &sel, err)) {
+      free(topo);
+      return err->code;
+    }
+    j->h5 = awe_h5_open(j->o.out, &sel, &info, err);
+    awe_varlist_free(&sel);
     free(topo);
     if (!j->h5) return err->code;
   }

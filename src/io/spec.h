@@ -402,6 +402,9 @@ typedef struct {
   double npz_grid[3];     /* a .npz field's grid_step, height_step, z_min [m]; NAN = defaults */
 } awe_wind_spec;
 
+/* output.compression of the HDF5 log */
+enum { AWE_LOG_COMPRESS_NONE = 0, AWE_LOG_COMPRESS_DEFLATE, AWE_LOG_COMPRESS_SHUFFLE_DEFLATE };
+
 typedef struct {
   const char *path;        /* scenario file */
   int bare_model;          /* loaded from a model file alone: no scenario, no run: section */
@@ -418,6 +421,11 @@ typedef struct {
   awe_input_spec *inputs;
   const char *hdf5;        /* output file, NULL = none */
   const char *csv;         /* CSV channel patterns from the scenario, NULL = none */
+  int nchannels;           /* output.channels: globs of the logged channels (0 = all) */
+  const char **channels;
+  awe_loc *channels_loc;   /* where each pattern was written */
+  int compression;         /* output.compression: AWE_LOG_COMPRESS_* (none) */
+  int compression_level;   /* output.compression_level 1..9 (4 when compressed, else 0) */
   int ncontroller;
   awe_controller_spec *controllers;
   awe_kcu_spec kcu;

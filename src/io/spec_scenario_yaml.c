@@ -402,6 +402,59 @@ static awe_status read_wing_overrides(awe_spec *s, const awe_ynode *wn, awe_err 
 }
 
 
+/* output.channels, output.compression, output.compression_level */
+static awe_status read_output_log(awe_spec *s, const awe_ynode *out, awe_err *err) {
+  awe_scenario_spec *sc = &s->scenario;
+  const awe_ynode *ch = awe_ymap_get(out, "channels");
+  if (ch && ch->kind != AWE_Y_NULL) {
+    if (ch->kind != AWE_Y_SEQ || ch->n < 1)
+      return awe_err_at(err, AWE_EINVAL, &ch->loc,
+                        "output.channels: expected a list of channel globs, e.g. "
+                        "[\"winches/*\", \"wings/kite/elevation\"]");
+    sc->channels = awe_spec_alloc(s, sizeof(char *) * (size_t)ch->n);
+    sc->channels_loc = awe_spec_alloc(s, sizeof(awe_loc) * (size_t)ch->n);
+    if (!sc->channels || !sc->channels_loc) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+    for (int i = 0; i < ch->n; i++) {
+      const char *p;
+      AWE_TRY(awe_ynode_string(ch->items[i], "output.channels", &p, err));
+      if (!p[0] || strlen(p) > 250)
+        return awe_err_at(err, AWE_EINVAL, &ch->items[i]->loc,
+                          "output.channels: %s channel pattern", p[0] ? "too long a" : "empty");
+      sc->channels[i] = awe_spec_strdup(s, p);
+      sc->channels_loc[i] = ch->items[i]->loc;
+    }
+    sc->nchannels = ch->n;
+  }
+  const awe_ynode *c = awe_ymap_get(out, "compression");
+  if (c && c->kind != AWE_Y_NULL) {
+    const char *p;
+    AWE_TRY(awe_ynode_string(c, "output.compression", &p, err));
+    if (!strcmp(p, "none")) sc->compression = AWE_LOG_COMPRESS_NONE;
+    else if (!strcmp(p, "deflate") || !strcmp(p, "gzip")) sc->compression = AWE_LOG_COMPRESS_DEFLATE;
+    else if (!strcmp(p, "shuffle+deflate")) sc->compression = AWE_LOG_COMPRESS_SHUFFLE_DEFLATE;
+    else
+      return awe_err_at(err, AWE_EINVAL, &c->loc,
+                        "output.compression: \"%s\" is not one of none, deflate, "
+                        "shuffle+deflate", p);
+  }
+  sc->compression_level = sc->compression ? 4 : 0;
+  const awe_ynode *lv = awe_ymap_get(out, "compression_level");
+  if (lv && lv->kind != AWE_Y_NULL) {
+    int k;
+    AWE_TRY(awe_ynode_int(lv, "output.compression_level", &k, err));
+    if (k < 1 || k > 9)
+      return awe_err_at(err, AWE_EINVAL, &lv->loc,
+                        "output.compression_level: %d is outside 1..9", k);
+    if (!sc->compression)
+      return awe_err_at(err, AWE_EINVAL, &lv->loc,
+                        "output.compression_level: the log is not compressed; set "
+                        "output.compression: deflate or shuffle+deflate");
+    sc->compression_level = k;
+  }
+  return AWE_OK;
+}
+
+
 /* a scenario's top-level keys (awesim-scenario(5)) */
 static const char *const SCENARIO_KEYS[] = {"awesim",     "name",  "description", "model",
                                             "settings",   "transforms", "wings", "run",
@@ -442,8 +495,10 @@ awe_status awe_spec_read_scenario(awe_spec *s, const awe_ynode *root, awe_err *e
   const awe_ynode *out = awe_ymap_get(root, "output");
   if (out && out->kind != AWE_Y_NULL) {
     if (out->kind != AWE_Y_MAP) return awe_err_at(err, AWE_EINVAL, &out->loc, "output: expected a mapping");
-    static const char *const ok[] = {"hdf5", "csv"};
-    AWE_TRY(awe_ymap_check_keys(out, "output", ok, 2, err));
+    static const char *const ok[] = {"hdf5", "csv", "channels", "compression",
+                                     "compression_level"};
+    AWE_TRY(awe_ymap_check_keys(out, "output", ok, (int)AWE_ARRLEN(ok), err));
+    AWE_TRY(read_output_log(s, out, err));
     const awe_ynode *h = awe_ymap_get(out, "hdf5");
     if (h && h->kind != AWE_Y_NULL) {
       const char *p;

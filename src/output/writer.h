@@ -1,7 +1,8 @@
 /* writer.h: output writers for a model's logged variables — the HDF5 log and CSV on a stream.
  *
- * Both are driven by a variable list, normally &m->reg.output: every variable with AWE_VF_LOG
- * is written, its dim scalars read from out[v->offset .. v->offset + dim) of a flat vector of
+ * Both are driven by a variable list, normally &m->reg.output (or its copy by awe_log_select,
+ * log_select.h, for the scenario's output.channels): every variable with AWE_VF_LOG is written
+ * (the HDF5 dataset of a (group, var) holds its logged components only), its dim scalars read from out[v->offset .. v->offset + dim) of a flat vector of
  * length list->size. The list is only read while opening (it need not outlive the writer).
  * Writers allocate when they open; writing a row allocates nothing (HDF5 internals aside).
  * Every function accepts a NULL writer as a no-op returning AWE_OK, so a driver can call them
@@ -86,6 +87,7 @@ typedef struct {
                               * (about 256 KiB of output per block, 64..4096 rows) */
   int gzip_level;            /* 0 or -1 = no compression (the default: deflate costs more than
                               * the physics), 1..9 = shuffle + deflate at that level */
+  int no_shuffle;            /* with gzip_level: deflate alone, without the shuffle filter */
 } awe_h5_info;
 
 typedef struct awe_h5 awe_h5;

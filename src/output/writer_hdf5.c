@@ -25,7 +25,8 @@
  * Datasets are chunked along time, block_rows rows per chunk, uncompressed by default: shuffle
  * + deflate cost more than the physics of a typical run (2plate_parked, 600 s: 0.37 s of
  * physics, deflate 4 +0.45 s for a 1.6:1 ratio on simulation doubles); info->gzip_level 1..9
- * asks for shuffle + deflate when the filters are available (H5Zfilter_avail). Rows are
+ * asks for shuffle + deflate (deflate alone with info->no_shuffle) when the filters are
+ * available (H5Zfilter_avail). Rows are
  * buffered in memory ([block_rows][list size] doubles, allocated at open); a full block, or the
  * first row after AWE_H5_FLUSH_SECONDS of wall time since the last write, extends every
  * dataset, writes each dataset's columns gathered into one contiguous buffer (one plain
@@ -65,6 +66,9 @@ typedef struct {
   int rank;       /* 1..3 */
   hsize_t dims[3];/* dims[0] = rows in the file */
   int off, len;   /* slice of the out vector: len = N * dim scalars from off */
+  int *coff;      /* or, when its components are not contiguous (output.channels left some
+                   * out), each component's offset (ncomp of dim scalars); NULL = the slice */
+  int ncomp, dim;
 } dset;
 
 struct awe_h5 {
@@ -75,6 +79,7 @@ struct awe_h5 {
   int size;          /* length of the out vector */
   int block;         /* rows per block */
   int gzip;          /* deflate level, 0 = none */
+  int shuffle;       /* the shuffle filter before deflate */
   int nbuf;          /* rows buffered */
   hsize_t nrows;     /* rows in the file */
   double tlast;      /* time of the last row in the file */
@@ -215,7 +220,8 @@ static int find_runs(const awe_varlist *l, run *runs, awe_err *err) {
       for (; j < l->n; j++) {
         const awe_var *b = &l->v[j];
         if (!is_log(b) || strcmp(b->group, a->group) || strcmp(b->var, a->var)) break;
-        if (no_comp(b) || b->dim != a->dim || b->offset != l->v[j - 1].offset + a->dim) {
+        /* components left out of the log (output.channels) leave gaps */
+        if (no_comp(b) || b->dim != a->dim || b->offset < l->v[j - 1].offset + a->dim) {
           awe_err_set(err, AWE_EINTERNAL,
                       "registry: %s.%s entries differ in component or dim, or are not "
                       "contiguous", a->group, a->var);
@@ -232,7 +238,7 @@ static int find_runs(const awe_varlist *l, run *runs, awe_err *err) {
         return -1;
       }
     }
-    if (a->offset < 0 || a->offset + (j - i) * a->dim > l->size) {
+    if (a->offset < 0 || l->v[j - 1].offset + a->dim > l->size) {
       awe_err_set(err, AWE_EINTERNAL, "registry: %s.%s lies outside the vector", a->group,
                   a->var);
       return -1;
@@ -252,7 +258,7 @@ static int find_runs(const awe_varlist *l, run *runs, awe_err *err) {
 
 /* dataset name under loc, chunked along time, [0, inner...] growing */
 static hid_t make_dataset(hid_t loc, const char *name, int rank, const hsize_t *inner, int block,
-                          int gzip, const char *unit) {
+                          int gzip, int shuffle, const char *unit) {
   hsize_t dims[3] = {0, 0, 0}, maxd[3], chunk[3];
   dims[0] = 0;
   maxd[0] = H5S_UNLIMITED;
@@ -268,7 +274,8 @@ static hid_t make_dataset(hid_t loc, const char *name, int rank, const hsize_t *
      length of the run */
   if (H5Pset_chunk_cache(dapl, 0, 0, 1.0) < 0) goto done;
   if (gzip > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
-    if (H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0 && H5Pset_shuffle(dcpl) < 0) goto done;
+    if (shuffle && H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0 && H5Pset_shuffle(dcpl) < 0)
+      goto done;
     if (H5Pset_deflate(dcpl, (unsigned)gzip) < 0) goto done;
   }
   d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, dapl);
@@ -362,7 +369,7 @@ static awe_status create_layout(awe_h5 *w, const awe_varlist *l, const run *runs
     return h5_fail(err, "cannot write /scenario");
   if (info && info->topology && write_text(f, "topology", info->topology) < 0)
     return h5_fail(err, "cannot write /topology");
-  w->time = make_dataset(f, "time", 1, NULL, w->block, w->gzip, "s");
+  w->time = make_dataset(f, "time", 1, NULL, w->block, w->gzip, w->shuffle, "s");
   if (w->time < 0) return h5_fail(err, "cannot create /time");
 
   int *names_run = malloc((size_t)(nr ? nr : 1) * sizeof(int));
@@ -373,6 +380,16 @@ static awe_status create_layout(awe_h5 *w, const awe_varlist *l, const run *runs
     dset *d = &w->ds[r];
     d->off = a->offset;
     d->len = runs[r].n * a->dim;
+    d->ncomp = runs[r].n;
+    d->dim = a->dim;
+    if (l->v[runs[r].first + runs[r].n - 1].offset != a->offset + d->len - a->dim) {
+      d->coff = malloc((size_t)runs[r].n * sizeof(int));
+      if (!d->coff) {
+        st = awe_err_set(err, AWE_ENOMEM, "out of memory");
+        break;
+      }
+      for (int c = 0; c < runs[r].n; c++) d->coff[c] = l->v[runs[r].first + c].offset;
+    }
     hsize_t inner[2] = {0, 0};
     if (runs[r].grouplevel) {
       d->rank = a->dim == 1 ? 1 : 2;
@@ -393,7 +410,7 @@ static awe_status create_layout(awe_h5 *w, const awe_varlist *l, const run *runs
       st = h5_fail(err, what);
       break;
     }
-    d->id = make_dataset(g, a->var, d->rank, inner, w->block, w->gzip,
+    d->id = make_dataset(g, a->var, d->rank, inner, w->block, w->gzip, w->shuffle,
                          runs[r].mixed ? "mixed" : a->unit);
     if (d->id >= 0 && runs[r].mixed &&
         put_comp_attr(d->id, "component_units", a, runs[r].n, 1) < 0) {
@@ -457,8 +474,10 @@ static awe_status space_fail(awe_h5 *w, int errnum, awe_err *err) {
 
 
 static void free_writer(awe_h5 *w) {
-  for (int i = 0; i < w->nds; i++)
+  for (int i = 0; i < w->nds; i++) {
     if (w->ds[i].id >= 0) H5Dclose(w->ds[i].id);
+    free(w->ds[i].coff);
+  }
   if (w->time >= 0) H5Dclose(w->time);
   if (w->file >= 0) H5Fclose(w->file);
   awe_out_file_release(&w->of);
@@ -479,8 +498,30 @@ static int auto_block(int nscalar) {
 }
 
 
+static awe_h5 *h5_open(const char *path, const awe_varlist *vars, const awe_h5_info *info,
+                       awe_err *err);
+
 awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info *info,
                     awe_err *err) {
+  /* the logged entries alone: a (group, var) whose middle components are not logged is still
+     one run of consecutive entries */
+  awe_varlist l = {.size = vars->size};
+  l.v = malloc((size_t)(vars->n ? vars->n : 1) * sizeof(awe_var));
+  if (!l.v) {
+    awe_err_set(err, AWE_ENOMEM, "out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < vars->n; i++)
+    if (is_log(&vars->v[i])) l.v[l.n++] = vars->v[i];
+  l.cap = l.n;
+  awe_h5 *w = h5_open(path, &l, info, err);
+  free(l.v);
+  return w;
+}
+
+
+static awe_h5 *h5_open(const char *path, const awe_varlist *vars, const awe_h5_info *info,
+                       awe_err *err) {
   int nr = find_runs(vars, NULL, err);
   if (nr < 0) return NULL;
   awe_h5 *w = calloc(1, sizeof(*w));
@@ -507,6 +548,7 @@ awe_h5 *awe_h5_open(const char *path, const awe_varlist *vars, const awe_h5_info
   if (w->block > 65536) w->block = 65536;
   int gz = info ? info->gzip_level : 0;
   w->gzip = gz <= 0 ? 0 : gz > 9 ? 9 : gz;
+  w->shuffle = !(info && info->no_shuffle);
   int maxlen = 1;
   for (int r = 0; r < nr; r++)
     if (runs[r].n * vars->v[runs[r].first].dim > maxlen)
@@ -635,9 +677,17 @@ static int write_block(awe_h5 *w) {
     dset *d = &w->ds[i];
     hsize_t dims[3] = {n1, d->dims[1], d->dims[2]};
     hsize_t start[3] = {n0, 0, 0}, count[3] = {nb, d->dims[1], d->dims[2]};
-    for (int r = 0; r < w->nbuf; r++)
-      memcpy(w->gbuf + (size_t)r * (size_t)d->len, w->buf + (size_t)r * (size_t)w->size + d->off,
-             (size_t)d->len * sizeof(double));
+    for (int r = 0; r < w->nbuf; r++) {
+      double *to = w->gbuf + (size_t)r * (size_t)d->len;
+      const double *row = w->buf + (size_t)r * (size_t)w->size;
+      if (!d->coff) {
+        memcpy(to, row + d->off, (size_t)d->len * sizeof(double));
+        continue;
+      }
+      for (int c = 0; c < d->ncomp; c++)
+        memcpy(to + (size_t)c * (size_t)d->dim, row + d->coff[c],
+               (size_t)d->dim * sizeof(double));
+    }
     /* the memory space has the file selection's shape: HDF5 then maps it without walking
        element by element */
     ms = H5Screate_simple(d->rank, count, NULL);
