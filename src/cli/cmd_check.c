@@ -139,15 +139,16 @@ int awe_cmd_check(int argc, char **argv) {
   rc = awe_cli_load(file, nset, sets, &s, &m);
   free(sets);
   if (rc) return rc;
-  /* a model with aerodynamics: build the simulation's workspace as simulate does (the wings'
-     frames and their VSM coupling, awe_work_alloc), so that the errors simulate raises there
-     before its first step (the VSM wing's panels, a particle wing's LE/TE pairs) are raised
-     here too. Not the integrator (its sparse Jacobian: a minute for a 50000-segment tether) nor
-     the controllers (an external one is a process); and without a VSM wing the workspace has
-     no validation of its own (it takes 7 s for that tether) */
+  /* a model with wings: build the simulation's workspace as simulate does (the wings' frames
+     and their VSM coupling, awe_work_alloc), so that the errors simulate raises there before
+     its first step (the wing frames' reference points, the VSM wing's panels, a particle
+     wing's LE/TE pairs) are raised here too. Not the integrator (its sparse Jacobian: a minute
+     for a 50000-segment tether) nor the controllers (an external one is a process); and
+     without a wing the workspace has no validation of its own (it takes 7 s for that
+     tether) */
   awe_err err = {0};
   awe_work *wk = NULL;
-  if (m->nwing > 0 && m->nsection > 0 && !(wk = awe_work_alloc(m, &err))) {
+  if (m->nwing > 0 && !(wk = awe_work_alloc(m, &err))) {
     awe_model_free(m);
     awe_spec_free(s);
     return awe_cli_fail(&err);
