@@ -43,6 +43,11 @@ expect models/v3_kite_10mm/system.yaml 'points:   44 \(STATIC 1, DYNAMIC 23, QUA
   'mass:     39.24[0-9]* kg moving \(point masses 23.75 kg, lines 16.55[0-9]* kg' \
   'tether:   main_tether: 6 segments'
 expect models/v3_kite/system.yaml 'lines 27.08[0-9]* kg'
+# V3Kite.jl's files, unchanged: the structure file with its folder's settings, aero and VSM files
+# (its system.yaml names only the settings: tests/v3kite_jl.sh)
+expect models/v3kite_jl/struc_geometry.yaml 'points:   44 \(STATIC 1, DYNAMIC 23, QUASI_STATIC 0, WING 20; 5 generated' \
+  'segments: 95 \(6 generated' 'pulleys:  6' 'aero:     37 sections, 19 airfoils' \
+  'wing:     1: PARTICLE_DYNAMICS, AeroLinearized, 20 WING points' 'tether:   1: 6 segments, 1 -> 39, unstretched 100 m'
 for s in scenarios/*.yaml; do
   expect "$s" 'scenario: '
 done

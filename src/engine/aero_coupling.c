@@ -18,7 +18,14 @@ typedef struct {
   int rigid;
   int nsec, ny;             /* sections, inputs 6 + nsec */
   int *sec_group;           /* [nsec] rigid: group of each section, -1 */
-  int *sec_le, *sec_te;     /* [nsec] particle: LE/TE point of each section */
+  int *sec_le, *sec_te;     /* [nst] particle: LE/TE point of each structural section */
+  /* particle wing on an aero mesh that differs from its structure (fine; aero_coupling.h) */
+  int nst;                  /* structural sections (LE/TE point pairs; nsec unless fine) */
+  int fine;                 /* the VSM sections are not the structure's LE/TE pairs */
+  awe_vsm_section *pat;     /* [nst] fine: the structural sections, body frame, unscaled */
+  int *map_k;               /* [2 nsec] fine: the structural patch of each aero LE and TE */
+  double *map_sc;           /* [4 nsec] their (s, c) in it */
+  double *map_off;          /* [6 nsec] their offset from the patch surface, body frame */
   double *sec_span;         /* [nsec] particle: span coordinate of the CAD sections (body y) */
   awe_vsm_section *sec;     /* [nsec] scratch */
   double *theta;            /* [nsec] scratch */
@@ -39,7 +46,7 @@ typedef struct {
   double *pw;               /* [3 npan] the wind at each panel's control point less the wind at
                              * the origin, body frame, at the last refresh (per-panel inflow) */
   int npw;                  /* panels pw holds */
-  int *pan_k;               /* [npan] particle: the panel lies between sections k and k+1 */
+  int *pan_k;               /* [npan] particle: the panel lies between structural sections k, k+1 */
   double *pan_sc;           /* [2 npan] particle: its (s, c) in that patch (warm start) */
   /* particle, linearized: loads over the apparent wind (aero_coupling.h) */
   double *gam0;             /* [npan] the circulation at the refresh (next warm start) */
@@ -89,6 +96,10 @@ void awe_aero_free(struct awe_aero *a) {
     free(x->sec_group);
     free(x->sec_le);
     free(x->sec_te);
+    free(x->pat);
+    free(x->map_k);
+    free(x->map_sc);
+    free(x->map_off);
     free(x->sec_span);
     free(x->sec);
     free(x->theta);
@@ -156,7 +167,46 @@ static void patch_coords(const double L0[3], const double T0[3], const double L1
 }
 
 
-/* particle wing: the patch (sections k, k+1) of every panel, from the initial geometry */
+/* the patch (sections k, k+1 of pt[n]) nearest to point P and P's (s, c) in it: s spanwise
+ * (unclamped, so that a point beyond the outer sections extrapolates the end patch), c chordwise */
+static void locate(const awe_vsm_section *pt, int n, const double P[3], int *kk, double *ss,
+                   double *cc) {
+  double best = INFINITY;
+  *kk = 0;
+  *ss = 0.5;
+  *cc = 0.25;
+  for (int k = 0; k + 1 < n; k++) {
+    double s = 0.5, c = 0.25, Q[3];
+    const awe_vsm_section *a = &pt[k], *b = &pt[k + 1];
+    patch_coords(a->le, a->te, b->le, b->te, P, &s, &c);
+    double sc = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+    for (int q = 0; q < 3; q++) {
+      double a0 = a->le[q] + c * (a->te[q] - a->le[q]), a1 = b->le[q] + c * (b->te[q] - b->le[q]);
+      Q[q] = a0 + sc * (a1 - a0) - P[q];
+    }
+    double d = awe_v3_norm(Q) + fabs(s - sc);
+    if (d < best) {
+      best = d;
+      *kk = k;
+      *ss = s;
+      *cc = c;
+    }
+  }
+}
+
+
+/* the point (s, c) of patch k of pt (bilinear) */
+static void patch_point(const awe_vsm_section *pt, int k, double s, double c, double out[3]) {
+  const awe_vsm_section *a = &pt[k], *b = &pt[k + 1];
+  for (int q = 0; q < 3; q++) {
+    double a0 = a->le[q] + c * (a->te[q] - a->le[q]), a1 = b->le[q] + c * (b->te[q] - b->le[q]);
+    out[q] = a0 + s * (a1 - a0);
+  }
+}
+
+
+/* particle wing: the patch (structural sections k, k+1) of every panel, from the initial
+ * geometry (the CAD sections; fine: the structure's) */
 static awe_status map_panels(aero_wing *x) {
   awe_vsm_geometry g;
   awe_vsm_wing_geometry(x->vsm, &g);
@@ -164,30 +214,37 @@ static awe_status map_panels(aero_wing *x) {
   x->pan_k = malloc(sizeof(int) * (size_t)g.n_panels);
   x->pan_sc = malloc(sizeof(double) * 2 * (size_t)g.n_panels);
   if (!x->pan_k || !x->pan_sc) return AWE_ENOMEM;
-  for (int i = 0; i < g.n_panels; i++) {
-    const double *ac = g.aero_center + 3 * i;
-    double best = INFINITY;
-    x->pan_k[i] = 0;
-    x->pan_sc[2 * i] = 0.5;
-    x->pan_sc[2 * i + 1] = 0.25;
-    for (int k = 0; k + 1 < x->nsec; k++) {
-      double s = 0.5, c = 0.25, P[3];
-      const awe_vsm_section *a = &x->sec[k], *b = &x->sec[k + 1];
-      patch_coords(a->le, a->te, b->le, b->te, ac, &s, &c);
-      double sc = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-      for (int q = 0; q < 3; q++) {
-        double a0 = a->le[q] + c * (a->te[q] - a->le[q]), a1 = b->le[q] + c * (b->te[q] - b->le[q]);
-        P[q] = a0 + sc * (a1 - a0) - ac[q];
-      }
-      double d = awe_v3_norm(P) + fabs(s - sc);
-      if (d < best) {
-        best = d;
-        x->pan_k[i] = k;
-        x->pan_sc[2 * i] = s;
-        x->pan_sc[2 * i + 1] = c;
-      }
-    }
+  const awe_vsm_section *pt = x->fine ? x->pat : x->sec;
+  int n = x->fine ? x->nst : x->nsec;
+  for (int i = 0; i < g.n_panels; i++)
+    locate(pt, n, g.aero_center + 3 * i, &x->pan_k[i], &x->pan_sc[2 * i], &x->pan_sc[2 * i + 1]);
+  return AWE_OK;
+}
+
+
+/* fine particle wing: the structural sections from the CAD points (body frame), and where each
+ * aero section's LE and TE sits on them (patch, (s, c), offset off the bilinear surface) */
+static awe_status map_sections(const awe_model *m, const awe_wing_geom *G, aero_wing *x) {
+  x->pat = calloc((size_t)x->nst, sizeof(awe_vsm_section));
+  x->map_k = malloc(sizeof(int) * 2 * (size_t)x->nsec);
+  x->map_sc = malloc(sizeof(double) * 4 * (size_t)x->nsec);
+  x->map_off = malloc(sizeof(double) * 6 * (size_t)x->nsec);
+  if (!x->pat || !x->map_k || !x->map_sc || !x->map_off) return AWE_ENOMEM;
+  for (int k = 0; k < x->nst; k++) {
+    double d[3];
+    awe_v3_sub(d, m->point_pos_cad + 3 * x->sec_le[k], G->origin_cad);
+    awe_mat3_tvec(G->R_bc, d, x->pat[k].le);
+    awe_v3_sub(d, m->point_pos_cad + 3 * x->sec_te[k], G->origin_cad);
+    awe_mat3_tvec(G->R_bc, d, x->pat[k].te);
   }
+  for (int a = 0; a < x->nsec; a++)
+    for (int e = 0; e < 2; e++) {
+      const double *P = e == 0 ? x->sec[a].le : x->sec[a].te;
+      double *sc = x->map_sc + 4 * a + 2 * e, Q[3];
+      locate(x->pat, x->nst, P, &x->map_k[2 * a + e], &sc[0], &sc[1]);
+      patch_point(x->pat, x->map_k[2 * a + e], sc[0], sc[1], Q);
+      awe_v3_sub(x->map_off + 6 * a + 3 * e, P, Q);
+    }
   return AWE_OK;
 }
 
@@ -258,16 +315,31 @@ static awe_status setup_wing(const awe_model *m, const awe_work *w, int j, aero_
       }
     }
   } else {
-    if (np != 2 * ns) {
+    if (np < 4 || np % 2) {
       free(pts);
       return awe_err_set(err, AWE_EINVAL,
-                         "wing '%s': %d WING points but the aero geometry has %d sections (a "
-                         "PARTICLE_DYNAMICS wing needs one LE/TE point pair per section)",
-                         m->wing_name[j], np, ns);
+                         "wing '%s': %d WING points; a PARTICLE_DYNAMICS wing needs LE/TE point "
+                         "pairs, at least two", m->wing_name[j], np);
     }
-    for (int k = 0; k < ns; k++) {
+    x->nst = np / 2;
+    x->fine = x->nst != ns;
+    if (x->fine) {
+      free(x->sec_le);
+      free(x->sec_te);
+      x->sec_le = malloc(sizeof(int) * (size_t)x->nst);
+      x->sec_te = malloc(sizeof(int) * (size_t)x->nst);
+      if (!x->sec_le || !x->sec_te) {
+        free(pts);
+        return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
+      }
+    }
+    for (int k = 0; k < x->nst; k++) {
       x->sec_le[k] = pts[2 * k];
       x->sec_te[k] = pts[2 * k + 1];
+    }
+    if (x->fine && map_sections(m, G, x)) {
+      free(pts);
+      return awe_err_set(err, AWE_ENOMEM, "out of memory (aerodynamics)");
     }
   }
   free(pts);
@@ -632,10 +704,73 @@ static int refresh_direct(const awe_model *m, awe_work *w, int j, aero_wing *x) 
 
 /* zero the 3-vectors of particle wing x's points in v [3 np] */
 static void zero_points(const aero_wing *x, double *v) {
-  for (int k = 0; k < x->nsec; k++) {
+  for (int k = 0; k < x->nst; k++) {
     memset(v + 3 * x->sec_le[k], 0, 3 * sizeof(double));
     memset(v + 3 * x->sec_te[k], 0, 3 * sizeof(double));
   }
+}
+
+
+/* the structural point e (0 LE, 1 TE) of structural section k of particle wing x, body frame
+ * at the last refresh */
+static void struct_point(const aero_wing *x, int k, int e, double sc, double r[3]) {
+  if (x->fine) {
+    memcpy(r, e == 0 ? x->pat[k].le : x->pat[k].te, 3 * sizeof(double));
+    return;
+  }
+  for (int i = 0; i < 3; i++)
+    r[i] = e == 0 ? x->sec[k].le[i] : x->sec[k].le[i] + (x->sec[k].te[i] - x->sec[k].le[i]) / sc;
+}
+
+
+/* fine particle wing: the shared point forces out[] carry the VSM's force exactly (the bilinear
+ * weights sum to 1) but their moment about the origin misses the panels' offsets from the
+ * structural patches (a finer aero mesh has its own camber and billow). The difference dM is
+ * added as the zero-sum forces f_p = a x (r_p - r_mean), I a = dM, I = sum |rho|^2 1 - rho rho^T
+ * (rho = r_p - r_mean, the points' unit-mass inertia about their mean): the least-squares
+ * forces with no resultant and that moment. Then sum f_p = f F_vsm and sum r_p x f_p = f M_vsm
+ * about the origin, to rounding. */
+static void fine_moment(const aero_wing *x, const awe_vsm_result *r, double f, double *out) {
+  int n = 2 * x->nst;
+  double rm[3] = {0, 0, 0}, M[3] = {0, 0, 0}, I[9] = {0}, a[3];
+  for (int k = 0; k < x->nst; k++)
+    for (int e = 0; e < 2; e++) {
+      double p[3], t[3];
+      struct_point(x, k, e, 1.0, p);
+      awe_v3_addto(rm, 1.0 / n, p);
+      awe_v3_cross(t, p, out + 3 * (e == 0 ? x->sec_le[k] : x->sec_te[k]));
+      awe_v3_addto(M, 1.0, t);
+    }
+  for (int k = 0; k < x->nst; k++)
+    for (int e = 0; e < 2; e++) {
+      double p[3];
+      struct_point(x, k, e, 1.0, p);
+      awe_v3_sub(p, p, rm);
+      double p2 = awe_v3_dot(p, p);
+      for (int u = 0; u < 3; u++)
+        for (int v = 0; v < 3; v++) I[3 * u + v] += (u == v ? p2 : 0.0) - p[u] * p[v];
+    }
+  double dM[3];
+  for (int i = 0; i < 3; i++) dM[i] = f * r->moment[i] - M[i];
+  /* I a = dM by Cramer's rule (I is positive definite unless the points are collinear) */
+  double det = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
+               I[2] * (I[3] * I[7] - I[4] * I[6]);
+  if (!(fabs(det) > 0.0)) return;
+  for (int c = 0; c < 3; c++) {
+    double B[9];
+    memcpy(B, I, sizeof(B));
+    for (int row = 0; row < 3; row++) B[3 * row + c] = dM[row];
+    a[c] = (B[0] * (B[4] * B[8] - B[5] * B[7]) - B[1] * (B[3] * B[8] - B[5] * B[6]) +
+            B[2] * (B[3] * B[7] - B[4] * B[6])) / det;
+  }
+  for (int k = 0; k < x->nst; k++)
+    for (int e = 0; e < 2; e++) {
+      double p[3], t[3];
+      struct_point(x, k, e, 1.0, p);
+      awe_v3_sub(p, p, rm);
+      awe_v3_cross(t, a, p);
+      awe_v3_addto(out + 3 * (e == 0 ? x->sec_le[k] : x->sec_te[k]), 1.0, t);
+    }
 }
 
 
@@ -650,12 +785,19 @@ static void share_panels(aero_wing *x, const awe_vsm_result *r, double f, double
     const double *ac = g.aero_center + 3 * i, *fp = r->panel_force + 3 * i;
     int k = x->pan_k[i];
     double l0[3], t0[3], l1[3], t1[3];
-    memcpy(l0, x->sec[k].le, sizeof(l0));
-    memcpy(l1, x->sec[k + 1].le, sizeof(l1));
-    /* the structural TE (the aero TE is scaled by sc) */
-    for (int q = 0; q < 3; q++) {
-      t0[q] = l0[q] + (x->sec[k].te[q] - l0[q]) * sc1;
-      t1[q] = l1[q] + (x->sec[k + 1].te[q] - l1[q]) * sc1;
+    if (x->fine) {
+      memcpy(l0, x->pat[k].le, sizeof(l0));
+      memcpy(l1, x->pat[k + 1].le, sizeof(l1));
+      memcpy(t0, x->pat[k].te, sizeof(t0));
+      memcpy(t1, x->pat[k + 1].te, sizeof(t1));
+    } else {
+      memcpy(l0, x->sec[k].le, sizeof(l0));
+      memcpy(l1, x->sec[k + 1].le, sizeof(l1));
+      /* the structural TE (the aero TE is scaled by sc) */
+      for (int q = 0; q < 3; q++) {
+        t0[q] = l0[q] + (x->sec[k].te[q] - l0[q]) * sc1;
+        t1[q] = l1[q] + (x->sec[k + 1].te[q] - l1[q]) * sc1;
+      }
     }
     double s = x->pan_sc[2 * i], c = x->pan_sc[2 * i + 1];
     patch_coords(l0, t0, l1, t1, ac, &s, &c);
@@ -682,6 +824,7 @@ static void share_panels(aero_wing *x, const awe_vsm_result *r, double f, double
       for (int e = 0; e < 4; e++) awe_v3_addto(out + 3 * pp[e], fc * cw[e], n);
     }
   }
+  if (x->fine) fine_moment(x, r, f, out);
 }
 
 
@@ -751,7 +894,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
     share_panels(x, &rp, f, sc, a->point_tmp);
     memset(Fs[q], 0, 3 * sizeof(double));
     memset(Ms[q], 0, 3 * sizeof(double));
-    for (int k = 0; k < x->nsec; k++) {
+    for (int k = 0; k < x->nst; k++) {
       int pp[2] = {x->sec_le[k], x->sec_te[k]};
       for (int e = 0; e < 2; e++) {
         double *d = slope[q] + 3 * pp[e], r[3], t[3];
@@ -759,9 +902,7 @@ static void particle_slopes(struct awe_aero *a, aero_wing *x, double f, double s
           d[i] = (a->point_tmp[3 * pp[e] + i] - a->point_f_b[3 * pp[e] + i]) /
                  AWE_AERO_PARTICLE_H;
         /* the structural point in the body frame: the LE, or the TE of the unscaled chord */
-        for (int i = 0; i < 3; i++)
-          r[i] = e == 0 ? x->sec[k].le[i]
-                        : x->sec[k].le[i] + (x->sec[k].te[i] - x->sec[k].le[i]) / sc;
+        struct_point(x, k, e, sc, r);
         awe_v3_cross(t, r, d);
         awe_v3_addto(Fs[q], 1.0, d);
         awe_v3_addto(Ms[q], 1.0, t);
@@ -809,7 +950,7 @@ static int particle_slopes_hold(const struct awe_aero *a, const aero_wing *x, do
 /* the kept slopes rescaled to the dynamic pressure rho V^2 = q */
 static void particle_slopes_rescale(struct awe_aero *a, aero_wing *x, double q) {
   double r = q / x->q_slopes;
-  for (int k = 0; k < x->nsec; k++) {
+  for (int k = 0; k < x->nst; k++) {
     int pp[2] = {x->sec_le[k], x->sec_te[k]};
     for (int e = 0; e < 2; e++)
       for (int i = 0; i < 3; i++) {
@@ -830,20 +971,51 @@ static void particle_slopes_rescale(struct awe_aero *a, aero_wing *x, double q) 
 }
 
 
+/* fine particle wing: the structural sections from the points (body frame), and each aero
+ * section where the CAD geometry put it on them (bilinear in its patch plus its offset from the
+ * patch surface, body frame), its chord scaled by sc from its LE */
+static void refresh_fine_sections(const awe_work *w, int j, aero_wing *x, double sc) {
+  const double *R = w->wing_R + 9 * j, *o = w->wing_pos + 3 * j;
+  for (int k = 0; k < x->nst; k++) {
+    double d[3];
+    awe_v3_sub(d, w->pos + 3 * x->sec_le[k], o);
+    awe_mat3_tvec(R, d, x->pat[k].le);
+    awe_v3_sub(d, w->pos + 3 * x->sec_te[k], o);
+    awe_mat3_tvec(R, d, x->pat[k].te);
+  }
+  for (int a = 0; a < x->nsec; a++) {
+    double le[3], te[3];
+    const double *sa = x->map_sc + 4 * a, *off = x->map_off + 6 * a;
+    patch_point(x->pat, x->map_k[2 * a], sa[0], sa[1], le);
+    patch_point(x->pat, x->map_k[2 * a + 1], sa[2], sa[3], te);
+    for (int i = 0; i < 3; i++) {
+      le[i] += off[i];
+      te[i] += off[3 + i];
+      x->sec[a].le[i] = le[i];
+      x->sec[a].te[i] = le[i] + sc * (te[i] - le[i]);
+    }
+  }
+}
+
+
 /* particle wing: move the sections, solve, share the panel loads out to the LE/TE points;
  * linearized: also their slopes over the wind angles */
 static int refresh_particle(const awe_model *m, awe_work *w, int j, aero_wing *x) {
   struct awe_aero *a = w->aero;
   const double *R = w->wing_R + 9 * j, *o = w->wing_pos + 3 * j;
   double sc = 1.0 + m->wing_aero_scale_chord[j];
-  for (int k = 0; k < x->nsec; k++) {
-    const int lp = x->sec_le[k], tp = x->sec_te[k];
-    double d[3], cb[3];
-    awe_v3_sub(d, w->pos + 3 * lp, o);
-    awe_mat3_tvec(R, d, x->sec[k].le);
-    awe_v3_sub(d, w->pos + 3 * tp, w->pos + 3 * lp);
-    awe_mat3_tvec(R, d, cb);
-    for (int i = 0; i < 3; i++) x->sec[k].te[i] = x->sec[k].le[i] + sc * cb[i];
+  if (x->fine) {
+    refresh_fine_sections(w, j, x, sc);
+  } else {
+    for (int k = 0; k < x->nsec; k++) {
+      const int lp = x->sec_le[k], tp = x->sec_te[k];
+      double d[3], cb[3];
+      awe_v3_sub(d, w->pos + 3 * lp, o);
+      awe_mat3_tvec(R, d, x->sec[k].le);
+      awe_v3_sub(d, w->pos + 3 * tp, w->pos + 3 * lp);
+      awe_mat3_tvec(R, d, cb);
+      for (int i = 0; i < 3; i++) x->sec[k].te[i] = x->sec[k].le[i] + sc * cb[i];
+    }
   }
   double va[3];
   memcpy(va, w->wing_va_b + 3 * j, sizeof(va));
@@ -1077,7 +1249,7 @@ void awe_aero_point_forces(const awe_model *m, awe_work *w) {
     aero_wing *x = &a->wing[j];
     if (!x->vsm || x->rigid || !x->valid) continue;
     const double *R = w->wing_R + 9 * j;
-    for (int k = 0; k < x->nsec; k++) {
+    for (int k = 0; k < x->nst; k++) {
       int pp[2] = {x->sec_le[k], x->sec_te[k]};
       for (int e = 0; e < 2; e++) {
         const double *f0 = a->point_f_b + 3 * pp[e], *da = a->point_da + 3 * pp[e],

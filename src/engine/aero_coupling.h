@@ -65,6 +65,19 @@
  *   rho(z_o)/rho_vsm) are rotated with the current wing frame in the right-hand side
  *   (SymbolicAWEModels: R_bw aero_force_point_b); the wing's aero force and moment outputs are
  *   the VSM's resultant and moment about the origin.
+ *   An aero mesh that differs from the structure ("fine": V3Kite.jl's 37 sections over 10 LE/TE
+ *   pairs): the patches above are the structural ones (pairs k, k+1, structural TE); at setup
+ *   each aero section's LE and TE gets its patch, (s, c) there and its offset off the bilinear
+ *   patch surface (CAD geometry, body frame), and each refresh puts it back there on the
+ *   moved structure (offset in the body frame, chord scaled by 1 + aero_scale_chord from its
+ *   LE); the panels are shared out as above. What the patches miss of the VSM's moment about
+ *   the origin, dM = M_vsm - sum p_i x f_i, is added as the zero-sum forces
+ *   a x (p_i - p_mean), I a = dM (I: the points' unit-mass inertia about their mean), so that
+ *   both resultant and moment are the VSM's to rounding (tests/test_v3kite_jl.c). With equal
+ *   counts nothing changes (bit for bit). SymbolicAWEModels instead rebuilds the VSM sections
+ *   at the structure's pairs keeping the refined panels' polars and gives each refined panel
+ *   to its parent section's LE/TE (src/vsm_refine.jl @0337e91,
+ *   match_aero_sections_to_structure!, distribute_panel_forces_to_points!).
  *   AERO_DIRECT freezes f0_i between refreshes (SymbolicAWEModels' REFINE coupling).
  *   AERO_LINEARIZED (the default for particle wings, as for rigid ones) also takes the slopes
  *   of the point forces over the wind angles, df_i/dalpha and df_i/dbeta, by forward

@@ -176,9 +176,27 @@ static awe_status read_model_ref(awe_spec *s, const awe_ynode *model, const awe_
 #define SETTINGS_ONLY_HINT                                                                    \
   ": it names only a settings file, as SymbolicAWEModels' settings-built models (KPS4, "      \
   "base/beam, RamAirKites.jl) do, whose structure that package builds in Julia code (a "      \
-  "SystemStructure builder); awesim reads the structure from a struc_geometry.yaml (points, " \
+  "SystemStructure builder such as SymbolicAWEModels' create_ram_sys_struct or "             \
+  "create_simple_ram_sys_struct, or V3Kite.jl's load_sys_struct_from_yaml of a "             \
+  "struc_geometry.yaml); awesim reads the structure from a struc_geometry.yaml (points, "    \
   "segments, tethers, wings, ...): export it from the Julia SystemStructure, or start from "  \
-  "models/v3_kite or models/2plate_kite"
+  "models/v3_kite, models/v3kite_jl or models/2plate_kite"
+
+/* the settings-only hint, and when the model's folder holds SymbolicAWEModels' usual structure
+   file (V3Kite.jl's data/ does: its Julia code loads data/struc_geometry.yaml itself), how to
+   fly that one */
+static const char *settings_only_hint(awe_spec *s, const char *near) {
+  const char *p = near ? awe_spec_path_join(s, near, "struc_geometry.yaml") : NULL;
+  struct stat sb;
+  if (!p || stat(p, &sb) || !S_ISREG(sb.st_mode)) return SETTINGS_ONLY_HINT;
+  size_t n = strlen(SETTINGS_ONLY_HINT) + 2 * strlen(p) + 400;
+  char *h = awe_spec_alloc(s, n);
+  if (!h) return SETTINGS_ONLY_HINT;
+  snprintf(h, n, "%s. Beside it is %s, the structure such a package loads in code (V3Kite.jl "
+           "does): `awesim check %s` reads it with the settings.yaml, aero_geometry.yaml and "
+           "vsm_settings.yaml of its folder", SETTINGS_ONLY_HINT, p, p);
+  return h;
+}
 
 /* Read every model file named in sc; scenario_settings (may be NULL) overrides settings. */
 static awe_status read_model_files(awe_spec *s, const awe_ynode *scenario_settings,
@@ -207,14 +225,13 @@ static awe_status read_model_files(awe_spec *s, const awe_ynode *scenario_settin
     AWE_TRY(awe_spec_read_vsm_settings(s, r, sc->vsm_settings_file, err));
   }
   if (!sc->structure_file) {
+    const char *hint = sc->settings_file ? settings_only_hint(s, sc->settings_file) : "";
     if (sc->model_loc.file)
       return awe_err_at(err, AWE_EINVAL, &sc->model_loc, "the model names no structural "
-                        "geometry (system.structural_geometry or model.structure)%s",
-                        sc->settings_file ? SETTINGS_ONLY_HINT : "");
+                        "geometry (system.structural_geometry or model.structure)%s", hint);
     return awe_err_set(err, AWE_EINVAL,
                        "%s: the model names no structural geometry (system.structural_geometry)%s",
-                       sc->system_file ? sc->system_file : sc->path,
-                       sc->settings_file ? SETTINGS_ONLY_HINT : "");
+                       sc->system_file ? sc->system_file : sc->path, hint);
   }
   AWE_TRY(load_doc(s, sc->structure_file, &sc->structure_loc, "structural_geometry", &r, err));
   /* an awesIO structure document is recognised by its content (awesio_read.h) */

@@ -298,7 +298,11 @@ awe_status awe_spec_read_vsm_settings(awe_spec *s, const awe_ynode *root, const 
                                            "airfoil"};
       for (size_t k = 0; k < AWE_ARRLEN(unused); k++) {
         const awe_ynode *u = awe_ymap_get(w0, unused[k]);
-        if (u && u->kind != AWE_Y_NULL)
+        if (u && u->kind != AWE_Y_NULL && !strcmp(unused[k], "use_prior_polar"))
+          awe_warn(&s->warnings, &u->loc, "wings[1].use_prior_polar is not needed by awesim "
+                   "(ignored): a particle wing keeps the aero geometry's own sections and polars "
+                   "whatever the number of its LE/TE point pairs (awesim(1), Wings)");
+        else if (u && u->kind != AWE_Y_NULL)
           awe_warn(&s->warnings, &u->loc, "wings[1].%s is not used by awesim (ignored)",
                    unused[k]);
       }

@@ -551,20 +551,19 @@ static awe_status check_vsm(const awe_model *m, const awe_spec *s, awe_err *err)
   if (v->core_radius_fraction < 0)
     return awe_err_set(err, AWE_EINVAL, "%s: solver_settings.core_radius_fraction must be >= 0",
                        f);
-  /* a particle wing's sections coincide with its LE/TE point pairs; an error here as in the
-     aero coupling that simulate builds (engine/aero_coupling.c), so check and simulate agree */
+  /* a particle wing needs LE/TE point pairs; its aero mesh may differ from them (the VSM loads
+     are shared out to the pairs, engine/aero_coupling.h); an error here as in the aero
+     coupling that simulate builds (engine/aero_coupling.c), so check and simulate agree */
   if (s->has_aero)
     for (int i = 0; i < m->nwing; i++)
       if (m->wing_type[i] == AWE_WING_PARTICLE && m->wing_aero_mode[i] != AWE_AERO_NONE) {
         int nwp = 0;
         for (int k = 0; k < m->wing_point_num[i]; k++)
           nwp += m->point_type[m->wing_points[m->wing_point_adr[i] + k]] == AWE_PT_WING;
-        if (nwp != 2 * m->nsection)
+        if (nwp < 4 || nwp % 2)
           return awe_err_at(err, AWE_EINVAL, &s->structure.wings[i].loc,
-                            "wing '%s': %d WING points but the aero geometry has %d sections (a "
-                            "PARTICLE_DYNAMICS wing needs one LE/TE point pair per section; an "
-                            "aero mesh finer than the structure is not supported yet)",
-                            m->wing_name[i], nwp, m->nsection);
+                            "wing '%s': %d WING points; a PARTICLE_DYNAMICS wing needs LE/TE "
+                            "point pairs, at least two", m->wing_name[i], nwp);
       }
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_aero_mode[i] != AWE_AERO_NONE && !s->has_aero)
