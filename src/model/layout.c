@@ -124,6 +124,14 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       ADD(x, "groups", m->group_name[g], g, "twist_vel", "rad/s", 1, 1e-6, LL);
     }
   }
+  /* rigid bodies (engine/body.h): centre of mass, Q_b_to_w, body-frame angular velocity */
+  for (int i = 0; i < m->nbody; i++) {
+    if (m->body_static[i]) continue;
+    ADD(x, "bodies", m->body_name[i], i, "pos", "m", 3, 1e-6, LL);
+    ADD(x, "bodies", m->body_name[i], i, "vel", "m/s", 3, 1e-6, LL);
+    ADD(x, "bodies", m->body_name[i], i, "Q", "-", 4, 1e-6, LL | AWE_VF_QUAT);
+    ADD(x, "bodies", m->body_name[i], i, "omega", "rad/s", 3, 1e-6, LL);
+  }
   /* kite control unit: a motor for each tape set it drives */
   if (m->has_kcu && m->kcu_seg[0] >= 0) ADD(x, "kcu", "", 0, "depower_actual", "%", 1, 1e-4, LL);
   if (m->has_kcu && m->kcu_seg[1] >= 0) ADD(x, "kcu", "", 0, "steering_actual", "%", 1, 1e-4, LL);
@@ -147,6 +155,10 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_type[i] == AWE_WING_RIGID)
       ADD(u, "wings", m->wing_name[i], i, "force", "N", 3, 1e-3, 0);
+  for (int i = 0; i < m->nbody; i++)
+    if (!m->body_static[i]) ADD(u, "bodies", m->body_name[i], i, "force", "N", 3, 1e-3, 0);
+  for (int i = 0; i < m->nbody; i++)
+    if (!m->body_static[i]) ADD(u, "bodies", m->body_name[i], i, "moment", "N m", 3, 1e-3, 0);
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_type[i] == AWE_WING_RIGID)
       ADD(u, "wings", m->wing_name[i], i, "moment", "N m", 3, 1e-3, 0);

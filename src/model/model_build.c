@@ -124,6 +124,7 @@ static awe_status build(awe_mb_builder *b, awe_err *err) {
   AWE_TRY(awe_mb_pulleys(b, err));
   AWE_TRY(awe_mb_wings_groups(b, err));
   AWE_TRY(awe_mb_transforms(b, err));
+  AWE_TRY(awe_mb_bodies(b, err));
   AWE_TRY(awe_mb_derive(b, err));
   AWE_TRY(awe_mb_kcu(b, err));
   AWE_TRY(awe_mb_aero(b, err));
