@@ -1,0 +1,291 @@
+/* test_bodies_tubes.c: rigid bodies and tubes (SymbolicAWEModels 0.17 `bodies:`, `tubes:`;
+ * engine/body.h) against closed forms.
+ *
+ *  (c) torque-free body, I1 = I2 = 1, I3 = 2 kg m^2, omega_b(0) = (0.3, 0, 1) rad/s: the
+ *      transverse rate turns in the body frame at Omega = (I3 - I1)/I1 omega3 = 1 rad/s;
+ *      angular momentum R I omega and the kinetic energy conserved to 1e-8 relative over 60 s
+ *      (about 10 turns of the precession and of the spin);
+ *  (a) one-element cantilever under its tip weight P = m g (massless tube, STATIC root):
+ *      Timoshenko tip deflection P L^3/(3 EI) + P L/(k GA), Euler-Bernoulli (GA = inf)
+ *      P L^3/(3 EI), tip rotation P L^2/(2 EI) both, within 1e-3 relative (one element is exact
+ *      for an end load; the load kept small so that the corotational geometry is linear);
+ *      SymbolicAWEModels' own settled tip of the same rows (test/test_yaml_bodies.jl
+ *      SETTLED_TIP, v0.19.0) for the Timoshenko and the elastic tube, to 1e-6 m;
+ *      the lumped elastic tube against its own closed form;
+ *  (b) first bending frequency of a clamped beam of N = 10 bodies and Euler-Bernoulli tubes,
+ *      lumped masses, against 1.875104^2 sqrt(EI/(mu L^4)): within 1 %;
+ *  (d) the YAML models load and simulate (the CLI runs them in tests/test_bodies_cli.sh).
+ */
+#include "test_physics_util.h"
+#include "analysis/modal.h"
+#include "engine/body.h"
+#include "engine/rhs.h"
+#include "util/kite_frames.h"
+
+#include <string.h>
+
+static const double *body_y(const awe_sim *sim, const char *name) {
+  for (int j = 0; j < sim->m->nbody; j++)
+    if (!strcmp(sim->m->body_name[j], name) && sim->w->body_x[j] >= 0)
+      return sim->y + sim->w->body_x[j];
+  HARNESS_FAIL("no dynamic body %s", name);
+  return NULL;
+}
+
+
+/* world angular momentum R I omega and rotational energy of a body state */
+static void momentum(const awe_model *m, int j, const double *y, double L[3], double *T) {
+  double R[9], Iw[3];
+  awe_quat_to_R(y + 6, R);
+  const double *om = y + 10, *I = m->body_I + 9 * j;
+  for (int i = 0; i < 3; i++) Iw[i] = I[3 * i] * om[0] + I[3 * i + 1] * om[1] + I[3 * i + 2] * om[2];
+  for (int i = 0; i < 3; i++) L[i] = R[3 * i] * Iw[0] + R[3 * i + 1] * Iw[1] + R[3 * i + 2] * Iw[2];
+  *T = 0.5 * (om[0] * Iw[0] + om[1] * Iw[1] + om[2] * Iw[2]);
+}
+
+
+static void test_torque_free_precession(void) {
+  const char *sets[] = {"run.duration=60", "run.dt=0.5", NULL};
+  awe_spec *s = sp_load("tests/data/bodies/spinning_body_scenario.yaml", sets);
+  awe_sim *sim = sp_sim(s, "rk8pd");
+  if (!sim) return;
+  const double *y = body_y(sim, "top");
+  double L0[3], T0;
+  momentum(sim->m, 0, y, L0, &T0);
+  double Ln0 = awe_v3_norm(L0), worstL = 0.0, worstT = 0.0, worstph = 0.0;
+  long n = awe_sim_log_steps(sim->m);
+  for (long k = 1; k <= n; k++) {
+    if (sp_step(sim, k)) break;
+    y = body_y(sim, "top");
+    double L[3], T, d[3];
+    momentum(sim->m, 0, y, L, &T);
+    awe_v3_sub(d, L, L0);
+    if (awe_v3_norm(d) / Ln0 > worstL) worstL = awe_v3_norm(d) / Ln0;
+    if (fabs(T - T0) / T0 > worstT) worstT = fabs(T - T0) / T0;
+    /* omega_1 = 0.3 cos(Omega t), omega_2 = 0.3 sin(Omega t), omega_3 = 1, Omega = 1 rad/s */
+    double t = sim->t;
+    double e = fabs(y[10] - 0.3 * cos(t)) + fabs(y[11] - 0.3 * sin(t)) + fabs(y[12] - 1.0);
+    if (e > worstph) worstph = e;
+  }
+  printf("  torque-free body, 60 s: |dL|/|L| %.2e, dT/T %.2e, omega_b off the closed form "
+         "%.2e rad/s\n", worstL, worstT, worstph);
+  ENSURE(worstL < 1e-8);
+  ENSURE(worstT < 1e-8);
+  ENSURE(worstph < 1e-7);
+  ENSURE_NEAR(sim->t, 60.0, 1e-9);
+  sp_free(sim, s);
+}
+
+
+/* settle the one-tube cantilever; tip z [m] and rotation about y [rad] */
+static int cantilever(awe_spec *s, double T, double *dz, double *rot, double *qy) {
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) return -1;
+  sp_run(sim, T);
+  const double *y = body_y(sim, "nodeB");
+  *dz = y ? y[2] : NAN;
+  *qy = y ? y[8] : NAN;
+  *rot = y ? 2.0 * atan2(y[8], y[6]) : NAN;
+  sp_free(sim, s);
+  return 0;
+}
+
+
+static awe_spec *cantilever_spec(double EI, double GA, awe_tube_model model) {
+  const char *sets[] = {"run.duration=6", "run.dt=0.05", NULL};
+  awe_spec *s = sp_load("tests/data/bodies/cantilever_scenario.yaml", sets);
+  if (!s) return NULL;
+  awe_tube_spec *t = &s->structure.tubes[0];
+  t->EIy = t->EIz = EI;
+  t->GA = GA;
+  t->model = model;
+  return s;
+}
+
+
+static void test_cantilever_closed_form(void) {
+  const double P = 9.81, L = 1.0, ks = 0.8333;
+  /* stiff: tip rotation ~5e-4 rad, so the corotational element stays linear */
+  const double EI = 1e4, GA = 1.5e5;
+  double dz, rot, qy;
+  awe_spec *s = cantilever_spec(EI, GA, AWE_TUBE_TIMOSHENKO);
+  if (!s || cantilever(s, 6.0, &dz, &rot, &qy)) return;
+  double d_t = P * L * L * L / (3 * EI) + P * L / (ks * GA), r = P * L * L / (2 * EI);
+  printf("  Timoshenko cantilever: tip %.6e m (closed form %.6e), rotation %.6e rad (%.6e)\n",
+         -dz, d_t, rot, r);
+  ENSURE_REL(-dz, d_t, 1e-3);
+  ENSURE_REL(rot, r, 1e-3);
+  s = cantilever_spec(EI, INFINITY, AWE_TUBE_TIMOSHENKO);
+  if (!s || cantilever(s, 6.0, &dz, &rot, &qy)) return;
+  double d_e = P * L * L * L / (3 * EI);
+  printf("  Euler-Bernoulli cantilever: tip %.6e m (closed form %.6e), rotation %.6e rad "
+         "(%.6e)\n", -dz, d_e, rot, r);
+  ENSURE_REL(-dz, d_e, 1e-3);
+  ENSURE_REL(rot, r, 1e-3);
+}
+
+
+/* SymbolicAWEModels' test/test_yaml_bodies.jl: where nodeB came to rest after 2 s (400 steps
+ * of 5 ms, v0.19.0) with the rows of cantilever.yaml, and with the elastic row */
+static void test_cantilever_sam(void) {
+  double dz, rot, qy;
+  awe_spec *s = cantilever_spec(100.0, 1500.0, AWE_TUBE_TIMOSHENKO);
+  if (!s || cantilever(s, 2.0, &dz, &rot, &qy)) return;
+  printf("  Timoshenko tube (SAM rows): tip z %.10f m (SAM -0.0405169194), Q_y %.10f "
+         "(SAM 0.0245081824)\n", dz, qy);
+  ENSURE_NEAR(dz, -0.04051691939002452, 1e-6);
+  ENSURE_NEAR(qy, 0.0245081823846388, 1e-6);
+  /* elastic: anchors at mid-span, stiffness_axial/shear/torsion/bending 1e4, 1500, 50, 100 */
+  s = cantilever_spec(100.0, 1500.0, AWE_TUBE_ELASTIC);
+  if (!s) return;
+  awe_tube_spec *t = &s->structure.tubes[0];
+  t->k_axial = 1e4;
+  t->k_shear = 1500.0;
+  t->k_torsion = 50.0;
+  t->k_bending = 100.0;
+  t->anchor[0][0] = 0.5;
+  t->anchor[1][0] = -0.5;
+  if (cantilever(s, 2.0, &dz, &rot, &qy)) return;
+  printf("  elastic tube (SAM rows): tip z %.10f m (SAM -0.0310355441), Q_y %.10f "
+         "(SAM 0.0245029022)\n", dz, qy);
+  ENSURE_NEAR(dz, -0.031035544080983943, 1e-6);
+  ENSURE_NEAR(qy, 0.024502902231676792, 1e-6);
+  /* its closed form: the joint takes the shear P/k_sh at the anchors and the moment P a_b
+   * (a_b = 0.5 m), rotation th = P a_b/k_b; the tip is a_b sin th further down */
+  double th = 9.81 * 0.5 / 100.0, d = 9.81 / 1500.0 + 0.5 * sin(th);
+  ENSURE_REL(rot, th, 2e-3);
+  ENSURE_REL(-dz, d, 2e-3);
+}
+
+
+/* first bending frequency of a clamped beam of n tubes (Euler-Bernoulli), lumped masses */
+static double clamped_beam_f1(int n, double L, double mu, double EI) {
+  const char *sets[] = {"run.duration=0.1", "run.dt=0.1", "settings.system.g_earth=0", NULL};
+  awe_spec *s = sp_load("tests/data/bodies/cantilever_scenario.yaml", sets);
+  if (!s) return NAN;
+  awe_struct_spec *ss = &s->structure;
+  double h = L / n;
+  ss->nbody = n + 1;
+  ss->ntube = n;
+  ss->bodies = awe_spec_alloc(s, sizeof(awe_body_spec) * (size_t)(n + 1));
+  ss->tubes = awe_spec_alloc(s, sizeof(awe_tube_spec) * (size_t)n);
+  static char names[64][16];
+  for (int k = 0; k <= n; k++) {
+    awe_body_spec *b = &ss->bodies[k];
+    memset(b, 0, sizeof(*b));
+    snprintf(names[k], sizeof(names[k]), "n%d", k);
+    b->name = names[k];
+    b->mass = k == n ? 0.5 * mu * h : mu * h;
+    double J = b->mass * h * h * 1e-4; /* rotary inertia kept negligible (Euler-Bernoulli) */
+    b->inertia[0] = b->inertia[4] = b->inertia[8] = J;
+    b->pos[0] = k * h;
+    b->q[0] = 1.0;
+    b->is_static = k == 0;
+  }
+  for (int k = 0; k < n; k++) {
+    awe_tube_spec *t = &ss->tubes[k];
+    memset(t, 0, sizeof(*t));
+    snprintf(names[32 + k], sizeof(names[32 + k]), "t%d", k);
+    t->name = names[32 + k];
+    t->body[0].name = names[k];
+    t->body[1].name = names[k + 1];
+    t->model = AWE_TUBE_TIMOSHENKO;
+    t->diameter = t->pressure = NAN;
+    t->EA = 1e3 * EI / (h * h);
+    t->GA = INFINITY;
+    t->GJ = EI;
+    t->EIy = t->EIz = EI;
+    t->shear_coeff = 1.0;
+  }
+  awe_sim *sim = sp_sim(s, "rk8pd");
+  if (!sim) return NAN;
+  int nx = sim->w->nx;
+  double *A = calloc((size_t)nx * (size_t)nx, sizeof(double));
+  double *fp = calloc((size_t)nx, sizeof(double)), *fm = calloc((size_t)nx, sizeof(double));
+  double *y = calloc((size_t)nx, sizeof(double));
+  memcpy(y, sim->y, sizeof(double) * (size_t)nx);
+  for (int j = 0; j < nx; j++) {
+    double e = 1e-7, y0 = y[j];
+    y[j] = y0 + e;
+    awe_rhs(0.0, y, fp, &sim->ctx);
+    y[j] = y0 - e;
+    awe_rhs(0.0, y, fm, &sim->ctx);
+    y[j] = y0;
+    for (int i = 0; i < nx; i++) A[(size_t)i * (size_t)nx + (size_t)j] = (fp[i] - fm[i]) / (2 * e);
+  }
+  awe_mode *md = NULL;
+  int nm = 0;
+  awe_err err = {0};
+  double w1 = NAN;
+  if (awe_modal(A, nx, &md, &nm, &err)) {
+    HARNESS_FAIL("modal: %s", err.msg);
+  } else {
+    for (int k = 0; k < nm; k++)
+      if (md[k].pair && md[k].im > 1e-3 && (isnan(w1) || md[k].im < w1)) w1 = md[k].im;
+  }
+  free(md);
+  free(A);
+  free(fp);
+  free(fm);
+  free(y);
+  sp_free(sim, s);
+  return w1;
+}
+
+
+static void test_clamped_beam_frequency(void) {
+  const double L = 2.0, mu = 0.5, EI = 20.0;
+  double w_exact = 1.875104 * 1.875104 * sqrt(EI / (mu * L * L * L * L));
+  int ns[2] = {5, 10};
+  for (int k = 0; k < 2; k++) {
+    double w1 = clamped_beam_f1(ns[k], L, mu, EI);
+    printf("  clamped beam, N = %d: omega_1 %.6f rad/s, closed form %.6f rad/s (%+.3f %%)\n",
+           ns[k], w1, w_exact, 100 * (w1 / w_exact - 1));
+    if (ns[k] == 10) ENSURE_REL(w1, w_exact, 0.01);
+  }
+}
+
+
+static void test_yaml_loads(void) {
+  /* the rigidities of a row without them come from the Breukels (2011) law (SAM
+   * tube_linear_rigidities(0.05 m, 0.3 bar)); the state carries bodies.NAME.pos/vel/Q/omega */
+  awe_spec *s = sp_load("tests/data/bodies/cantilever_scenario.yaml", NULL);
+  if (!s) return;
+  awe_tube_spec *t = &s->structure.tubes[0];
+  t->EA = t->GA = t->GJ = t->EIy = t->EIz = t->shear_coeff = NAN;
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) return;
+  const awe_model *m = sim->m;
+  const double *k = m->tube_k;
+  printf("  Breukels tube r = 0.05 m, 0.3 bar: EA %.6g N, GA %.6g N, GJ %.6g N m^2, EI %.6g N m^2\n",
+         k[0], k[1], k[2], k[3]);
+  /* by hand from the correlations: c1 = (1467 r + 40.908) p + (-191.8 r + 47.406) */
+  double r = 0.05, p = 0.3;
+  double c1 = (1467.0 * r + 40.908) * p + (-191.8 * r + 47.406);
+  double c2 = -17703.0 * pow(r, 4) * log(p) + 358.05 * pow(r, 3) + 0.0918;
+  ENSURE_REL(k[2], c1 * c2, 1e-12);
+  ENSURE_REL(k[1], c1 * c2 / (AWE_PI * pow(r, 4) / 2) * AWE_PI * r * r, 1e-12);
+  ENSURE_REL(k[5], 8.0 / 9.0, 1e-12);
+  ENSURE(k[3] > 0 && k[0] > 0);
+  char name[128];
+  int found = 0;
+  for (int i = 0; i < m->reg.state.n; i++) {
+    awe_var_scalar_name(&m->reg.state.v[i], 0, name, sizeof(name));
+    found += !strncmp(name, "bodies.nodeB.", 13);
+  }
+  ENSURE(found == 4);
+  sp_run(sim, 0.5);
+  ENSURE(isfinite(body_y(sim, "nodeB")[2]));
+  sp_free(sim, s);
+}
+
+
+int main(void) {
+  gsl_set_error_handler_off();
+  RUN(test_torque_free_precession);
+  RUN(test_cantilever_closed_form);
+  RUN(test_cantilever_sam);
+  RUN(test_clamped_beam_frequency);
+  RUN(test_yaml_loads);
+  return harness_report();
+}
