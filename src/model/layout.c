@@ -224,6 +224,20 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int k = 0; k < (int)(sizeof(wv) / sizeof(wv[0])); k++)
     for (int i = 0; i < m->nwing; i++)
       ADD(y, "wings", m->wing_name[i], i, wv[k].var, wv[k].unit, wv[k].dim, 0, wv[k].flags);
+  /* bodies: centre of mass, Q_b_to_w, body-frame rates, total force and moment (world, about
+   * the centre of mass; tubes, gravity, external inputs) */
+  static const struct {
+    const char *var, *unit;
+    int dim;
+    unsigned flags;
+  } bv[] = {
+      {"pos", "m", 3, AWE_VF_LOG},          {"vel", "m/s", 3, AWE_VF_LOG},
+      {"quat", "-", 4, AWE_VF_LOG | AWE_VF_QUAT}, {"omega_b", "rad/s", 3, AWE_VF_LOG},
+      {"force", "N", 3, AWE_VF_LOG},        {"moment", "N m", 3, AWE_VF_LOG},
+  };
+  for (int k = 0; k < (int)(sizeof(bv) / sizeof(bv[0])); k++)
+    for (int i = 0; i < m->nbody; i++)
+      ADD(y, "bodies", m->body_name[i], i, bv[k].var, bv[k].unit, bv[k].dim, 0, bv[k].flags);
   for (int g = 0; g < m->ngroup; g++)
     ADD(y, "groups", m->group_name[g], g, "twist", "rad", 1, 0, AWE_VF_LOG | AWE_VF_ANGLE);
   if (m->has_kcu) {
