@@ -23,6 +23,7 @@
 #include "util/kite_frames.h"
 
 #include <string.h>
+#include <sys/wait.h>
 
 static const double *body_y(const awe_sim *sim, const char *name) {
   for (int j = 0; j < sim->m->nbody; j++)
@@ -280,6 +281,48 @@ static void test_yaml_loads(void) {
 }
 
 
+/* run a command, its stdout into out (last line kept whole); the exit status */
+static int run_cmd(const char *cmd, char *out, size_t n) {
+  FILE *f = popen(cmd, "r");
+  if (!f) return -1;
+  char line[4096];
+  out[0] = 0;
+  size_t used = 0;
+  while (fgets(line, sizeof(line), f)) {
+    size_t l = strlen(line);
+    if (used + l + 1 > n) used = 0; /* keep the tail */
+    memcpy(out + used, line, l + 1);
+    used += l;
+  }
+  int st = pclose(f);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+
+/* (d) the YAML model with bodies and tubes through the CLI: check, then simulate */
+static void test_cli(void) {
+  const char *bin = getenv("AWESIM") ? getenv("AWESIM") : "./awesim";
+  char cmd[1024], out[16384];
+  snprintf(cmd, sizeof(cmd), "%s check tests/data/bodies/inflated_beam_scenario.yaml", bin);
+  ENSURE(run_cmd(cmd, out, sizeof(out)) == 0);
+  ENSURE_CONTAINS(out, "bodies:   6 (STATIC 1, DYNAMIC 5)");
+  ENSURE_CONTAINS(out, "tubes:    5 (timoshenko 4, elastic 1)");
+  snprintf(cmd, sizeof(cmd), "%s simulate -q --no-hdf5 --csv='time,bodies.tip.pos.z,"
+           "bodies.b4.quat.y' tests/data/bodies/inflated_beam_scenario.yaml", bin);
+  ENSURE(run_cmd(cmd, out, sizeof(out)) == 0);
+  /* last line: t = 1 s, the tip below the root, the end of the tube pitched down (+y) */
+  char *last = out + strlen(out);
+  while (last > out && (last[-1] == '\n')) *--last = 0;
+  while (last > out && last[-1] != '\n') last--;
+  double t = NAN, z = NAN, qy = NAN;
+  ENSURE(sscanf(last, "%lf,%lf,%lf", &t, &z, &qy) == 3);
+  printf("  CLI: inflated beam at t = %g s: tip z %.6f m, b4 Q_y %.6f\n", t, z, qy);
+  ENSURE_NEAR(t, 1.0, 1e-12);
+  ENSURE(z < -0.01 && z > -0.05);
+  ENSURE(qy > 0.0 && qy < 0.05);
+}
+
+
 int main(void) {
   gsl_set_error_handler_off();
   RUN(test_torque_free_precession);
@@ -287,5 +330,6 @@ int main(void) {
   RUN(test_cantilever_sam);
   RUN(test_clamped_beam_frequency);
   RUN(test_yaml_loads);
+  RUN(test_cli);
   return harness_report();
 }

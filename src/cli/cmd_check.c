@@ -37,6 +37,13 @@ static void summary(const awe_spec *s, const awe_model *m) {
          m->nsegment - s->structure.nsegment);
   printf("tethers:  %d\nwinches:  %d\npulleys:  %d\ngroups:   %d\nwings:    %d\n", m->ntether,
          m->nwinch, m->npulley, m->ngroup, m->nwing);
+  if (m->nbody || m->ntube) {
+    int nstatic = 0, ntimo = 0;
+    for (int i = 0; i < m->nbody; i++) nstatic += m->body_static[i];
+    for (int i = 0; i < m->ntube; i++) ntimo += m->tube_model[i] == AWE_TUBE_TIMOSHENKO;
+    printf("bodies:   %d (STATIC %d, DYNAMIC %d)\ntubes:    %d (timoshenko %d, elastic %d)\n",
+           m->nbody, nstatic, m->nbody - nstatic, m->ntube, ntimo, m->ntube - ntimo);
+  }
   printf("aero:     %d sections, %d airfoils\n", m->nsection, m->nairfoil);
   printf("state:    %d variables (%d registered states), inputs %d, outputs %d\n",
          m->reg.state.size, m->reg.state.n, m->reg.input.size, m->reg.output.size);
