@@ -683,6 +683,9 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     snprintf(what, sizeof(what), "body '%s'", b->name);
     b->loc = r->node->loc;
     const char *mcol = awe_row_get(r, "extra_mass") ? "extra_mass" : "mass";
+    if (awe_ynode_is_nothing(awe_row_get(r, mcol)))
+      return awe_err_at(err, AWE_EINVAL, &r->node->loc,
+                        "%s: required value 'extra_mass' (or 'mass') is missing", what);
     AWE_TRY(awe_row_req_double(r, mcol, what, &b->mass, err));
     const awe_ynode *ip = awe_row_get(r, "inertia_principal"), *it = awe_row_get(r, "inertia");
     if (!awe_ynode_is_nothing(ip) && !awe_ynode_is_nothing(it))
