@@ -15,6 +15,8 @@
  *   torque-driven winches   vel [m/s] (reel-out speed at the drum)
  *   DYNAMIC pulleys         len [m] (rest length of leg 1), vel [m/s]; a pulley whose rope has
  *                           no mass cannot be DYNAMIC (m_p = 0) and is solved quasi-statically
+ *   DYNAMIC bodies          pos [m], vel [m/s] (centre of mass, world), Q [-] (Q_b_to_w, flag
+ *                           AWE_VF_QUAT), omega [rad/s] (body frame); body.h, physics.md §17
  * QUASI_STATIC points and pulleys are algebraic (solved inside the right-hand side by Newton's
  * method, quasi_static.c) and have no state; a speed-controlled winch has no state either: its
  * reel-out speed is the input winches.NAME.speed.
@@ -28,7 +30,8 @@
  * rest length), points.NAME.force [N] (external force), wind.v_wind [m/s], wind.direction
  * [deg] (upwind, clockwise from north), wind.w [m/s] (vertical),
  * wings.NAME.force [N] and wings.NAME.moment [N m] (external force at the centre of mass and
- * moment on a rigid wing, world frame).
+ * moment on a rigid wing, world frame), bodies.NAME.force [N] and bodies.NAME.moment [N m]
+ * (the same on a DYNAMIC body).
  *
  * Wing outputs (physics.md §9; outputs.c): pos, vel (wing origin, world), quat (body -> world,
  * w,x,y,z), omega_b, va_b, aero_force_b, aero_moment_b (about the wing origin, body frame),
