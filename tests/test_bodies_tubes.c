@@ -14,7 +14,11 @@
  *      the lumped elastic tube against its own closed form;
  *  (b) first bending frequency of a clamped beam of N = 10 bodies and Euler-Bernoulli tubes,
  *      lumped masses, against 1.875104^2 sqrt(EI/(mu L^4)): within 1 %;
- *  (d) the YAML models load and simulate (the CLI runs them in tests/test_bodies_cli.sh).
+ *  riding point: a body hung from a point riding it off its centre of mass settles with the
+ *      centre of mass below the hook, rotated by atan2(-0.3, 0.5) (tests/data/bodies/
+ *      hanging_body.yaml);
+ *  (d) the YAML models load (rigidities from the Breukels law) and simulate, also through the
+ *      CLI (`awesim check`, `awesim simulate` on tests/data/bodies/inflated_beam_scenario.yaml).
  */
 #include "test_physics_util.h"
 #include "analysis/modal.h"
@@ -159,6 +163,32 @@ static void test_cantilever_sam(void) {
 }
 
 
+/* a body hung by a line from a point riding it 0.3 m off its centre of mass swings until the
+ * centre of mass is below the hook: rotation about y by atan2(-0.3, 0.5), the line carries
+ * the weight, and the riding point sits where the body's pose puts it */
+static void test_riding_point(void) {
+  awe_spec *s = sp_load("tests/data/bodies/hanging_body_scenario.yaml", NULL);
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) return;
+  sp_run(sim, 20.0);
+  const double *y = body_y(sim, "box");
+  double th = 2.0 * atan2(y[8], y[6]), th_exact = atan2(-0.3, 0.5);
+  double ex = sp_out(sim, "points.eye.pos.x"), ez = sp_out(sim, "points.eye.pos.z");
+  double F = sp_out(sim, "segments.rope.force");
+  printf("  riding point: body rotation %.9f rad (closed form %.9f), anchor x - com x %.2e m, "
+         "line %.9f N (m g %.9f N)\n", th, th_exact, ex - y[0], F, 2.0 * 9.81);
+  ENSURE_NEAR(th, th_exact, 1e-6);
+  ENSURE_NEAR(ex - y[0], 0.0, 1e-5);
+  ENSURE_NEAR(ez - y[2], sqrt(0.3 * 0.3 + 0.5 * 0.5), 1e-6);
+  ENSURE_REL(F, 2.0 * 9.81, 1e-6);
+  /* the riding point's position is the body's pose applied to its anchor */
+  double R[9];
+  awe_quat_to_R(y + 6, R);
+  ENSURE_NEAR(ex, y[0] + R[0] * 0.3 + R[2] * 0.5, 1e-12);
+  sp_free(sim, s);
+}
+
+
 /* first bending frequency of a clamped beam of n tubes (Euler-Bernoulli), lumped masses */
 static double clamped_beam_f1(int n, double L, double mu, double EI) {
   const char *sets[] = {"run.duration=0.1", "run.dt=0.1", "settings.system.g_earth=0", NULL};
@@ -166,6 +196,7 @@ static double clamped_beam_f1(int n, double L, double mu, double EI) {
   if (!s) return NAN;
   awe_struct_spec *ss = &s->structure;
   double h = L / n;
+  ss->npoint = 1; /* the ground point only (tip_anchor rides nodeB) */
   ss->nbody = n + 1;
   ss->ntube = n;
   ss->bodies = awe_spec_alloc(s, sizeof(awe_body_spec) * (size_t)(n + 1));
@@ -328,6 +359,7 @@ int main(void) {
   RUN(test_torque_free_precession);
   RUN(test_cantilever_closed_form);
   RUN(test_cantilever_sam);
+  RUN(test_riding_point);
   RUN(test_clamped_beam_frequency);
   RUN(test_yaml_loads);
   RUN(test_cli);

@@ -65,6 +65,15 @@ void awe_body_kinematics(const awe_model *m, awe_work *w, const double *y) {
     }
     awe_quat_to_R(q, w->body_R + 9 * j);
     awe_mat3_vec(w->body_R + 9 * j, w->body_omega + 3 * j, w->body_omega_w + 3 * j);
+    /* riding points: p = c + R r, v = v_c + omega_w x R r */
+    for (int k = 0; k < m->body_point_num[j]; k++) {
+      int i = m->body_points[m->body_point_adr[j] + k];
+      double r[3], *p = w->pos + 3 * i, *v = w->vel + 3 * i;
+      awe_mat3_vec(w->body_R + 9 * j, m->point_anchor_b + 3 * i, r);
+      for (int e = 0; e < 3; e++) p[e] = w->body_pos[3 * j + e] + r[e];
+      awe_v3_cross(v, w->body_omega_w + 3 * j, r);
+      awe_v3_addto(v, 1.0, w->body_vel + 3 * j);
+    }
   }
 }
 
@@ -230,8 +239,17 @@ void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
   for (int j = 0; j < m->nbody; j++) {
     double *F = w->body_force + 3 * j, *M = w->body_moment + 3 * j;
     F[0] = F[1] = 0.0;
-    F[2] = -m->env.g * m->body_mass[j];
+    F[2] = -m->env.g * m->body_mass0[j];
     M[0] = M[1] = M[2] = 0.0;
+    for (int k = 0; k < m->body_point_num[j]; k++) {
+      int i = m->body_points[m->body_point_adr[j] + k];
+      const double *Fi = w->force + 3 * i;
+      double r[3], t[3];
+      awe_v3_sub(r, w->pos + 3 * i, w->body_pos + 3 * j);
+      awe_v3_cross(t, r, Fi);
+      awe_v3_addto(F, 1.0, Fi);
+      awe_v3_addto(M, 1.0, t);
+    }
     if (w->body_u_force[j] >= 0) awe_v3_addto(F, 1.0, w->u + w->body_u_force[j]);
     if (w->body_u_moment[j] >= 0) awe_v3_addto(M, 1.0, w->u + w->body_u_moment[j]);
   }
@@ -250,7 +268,9 @@ void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     const double *R = w->body_R + 9 * j, *om = w->body_omega + 3 * j, *Q = w->body_q + 4 * j;
     const double *I = m->body_I + 9 * j, *Ii = m->body_Iinv + 9 * j, *c = m->body_damp + 3 * j;
     memcpy(dy, w->body_vel + 3 * j, 3 * sizeof(double));
-    for (int k = 0; k < 3; k++) dy[3 + k] = w->body_force[3 * j + k] / m->body_mass[j];
+    for (int k = 0; k < 3; k++)
+      dy[3 + k] = w->body_force[3 * j + k] / m->body_mass[j] -
+                  m->body_wfd[3 * j + k] * w->body_vel[3 * j + k];
     double Mb[3], Iw[3], g[3], al[3];
     awe_mat3_tvec(R, w->body_moment + 3 * j, Mb);
     awe_mat3_vec(I, om, Iw);

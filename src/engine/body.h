@@ -8,7 +8,12 @@
  *
  * Body j (origin = centre of mass; model_build_body.c). States of a DYNAMIC body:
  *   bodies.NAME.pos [m], vel [m/s] (world), Q [-] (Q_b_to_w, w x y z), omega [rad/s] (body)
- *   dpos/dt = vel,  dvel/dt = F / m,  F = -m g e_z + F_ext + sum of tube forces
+ *   dpos/dt = vel,  dvel/dt = F / m - c_w .* vel  (c_w: world_frame_damping [1/s], as SAM's)
+ *   F = -m_0 g e_z + F_ext + sum of tube forces + sum of the forces on its riding points
+ *   M = sum of tube moments + M_ext + sum (p_i - c) x F_i
+ * Riding points (SAM: BODY_STATIC, body_idx, anchor_b r_i): p_i = c + R r_i,
+ *   v_i = v + omega_w x R r_i; their masses are in m and (about the origin) in I, their
+ *   weights in F_i (model_build_body.c).
  *   domega/dt = I^-1 (R^T M - omega x I omega) - c .* omega   (c: angular_damping [1/s])
  *   dQ/dt = 1/2 Q (x) (0, omega) + k (1 - |Q|^2) Q   (k = AWE_QUAT_GAIN, as the rigid wing)
  * with I the body-frame tensor (full, as given) and M the moment about the centre of mass,

@@ -65,6 +65,9 @@ typedef struct {
   double pos_cad[3];
   awe_point_type type;
   awe_ref wing, transform;
+  awe_ref body;           /* rides this body (SymbolicAWEModels 0.17 body_idx, BODY_STATIC) */
+  double anchor_b[3];     /* its offset from the body's origin, body frame [m] */
+  int has_anchor_b;       /* 0: from pos_cad and the body's initial pose */
   double extra_mass;      /* [kg] */
   double bfd[3], wfd[3];  /* body/world frame damping [1/s] */
   double area, drag_coeff;
@@ -171,6 +174,7 @@ typedef struct {
   double q[4];            /* Q_b_to_w (w, x, y, z) */
   double omega_b[3];      /* [rad/s] */
   double angular_damping[3]; /* [1/s] */
+  double world_frame_damping[3]; /* per-mass damping of the velocity, world axes [1/s] */
   int is_static;          /* STATIC: clamped to its initial pose */
   awe_loc loc;
 } awe_body_spec;

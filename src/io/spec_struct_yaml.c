@@ -157,7 +157,8 @@ static const enum_name point_types[] = {
 static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "pos_cad", "type", "wing_idx",
                                      "transform_idx", "extra_mass", "mass", "body_frame_damping",
-                                     "world_frame_damping", "area", "drag_coeff", "body"};
+                                     "world_frame_damping", "area", "drag_coeff", "body", "body_idx",
+                                     "anchor_b"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "points", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -198,6 +199,15 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
     AWE_TRY(awe_row_opt_double(r, "area", what, 0.0, &p->area, err));
     AWE_TRY(awe_row_opt_double(r, "drag_coeff", what, 0.0, &p->drag_coeff, err));
+    const char *bcol = awe_row_get(r, "body_idx") ? "body_idx" : "body";
+    snprintf(w, sizeof(w), "%s: %s", what, bcol);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, bcol), w, &p->body, err));
+    const awe_ynode *an = awe_row_get(r, "anchor_b");
+    p->has_anchor_b = !awe_ynode_is_nothing(an);
+    if (p->has_anchor_b) {
+      snprintf(w, sizeof(w), "%s: anchor_b", what);
+      AWE_TRY(awe_ynode_vec(an, w, 3, p->anchor_b, err));
+    }
   }
   return AWE_OK;
 }
@@ -666,7 +676,8 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
 static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "extra_mass", "mass",
                                      "inertia_principal", "inertia", "pos", "vel", "Q_b_to_w",
-                                     "orientation", "omega_b", "angular_damping", "type"};
+                                     "orientation", "omega_b", "angular_damping", "world_frame_damping",
+                                     "type"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "bodies", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -718,6 +729,8 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     AWE_TRY(awe_row_opt_vec3(r, "vel", what, zero, 0, b->vel, err));
     AWE_TRY(awe_row_opt_vec3(r, "omega_b", what, zero, 0, b->omega_b, err));
     AWE_TRY(awe_row_opt_vec3(r, "angular_damping", what, zero, 1, b->angular_damping, err));
+    AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, b->world_frame_damping,
+                             err));
     b->q[0] = 1.0;
     const awe_ynode *qn = awe_row_get(r, "Q_b_to_w");
     if (awe_ynode_is_nothing(qn)) qn = awe_row_get(r, "orientation");

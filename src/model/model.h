@@ -188,14 +188,19 @@ typedef struct awe_model {
   /* rigid bodies (model_build_body.c; engine/body.h): origin = centre of mass */
   int nbody;
   const char **body_name;
-  double *body_mass;          /* [kg] */
+  double *body_mass;          /* [kg] its own and its riding points' */
+  double *body_mass0;         /* [kg] its own (gravity; the points' weights act on them) */
   double *body_I;             /* [9n] body-frame inertia tensor [kg m^2] */
   double *body_Iinv;          /* [9n] its inverse */
   double *body_pos0, *body_vel0; /* [3n] initial world position, velocity */
   double *body_q0;            /* [4n] initial Q_b_to_w */
   double *body_omega0;        /* [3n] initial body-frame angular velocity [rad/s] */
   double *body_damp;          /* [3n] angular damping [1/s] */
+  double *body_wfd;           /* [3n] world-frame damping of the velocity [1/s] */
   unsigned char *body_static; /* clamped to the initial pose */
+  int *point_body;            /* [npoint] the body a point rides (STATIC type, no state), -1 */
+  double *point_anchor_b;     /* [3 npoint] its offset from the body's origin, body frame [m] */
+  int *body_point_adr, *body_point_num, *body_points; /* riding points of each body (CSR) */
 
   /* tubes between bodies (model_build_body.c; engine/body.h) */
   int ntube;

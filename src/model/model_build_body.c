@@ -108,6 +108,7 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
   m->nbody = n;
   AWE_MB_ALLOC(m->body_name, n);
   AWE_MB_ALLOC(m->body_mass, n);
+  AWE_MB_ALLOC(m->body_mass0, n);
   AWE_MB_ALLOC(m->body_I, 9 * n);
   AWE_MB_ALLOC(m->body_Iinv, 9 * n);
   AWE_MB_ALLOC(m->body_pos0, 3 * n);
@@ -115,6 +116,7 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->body_q0, 4 * n);
   AWE_MB_ALLOC(m->body_omega0, 3 * n);
   AWE_MB_ALLOC(m->body_damp, 3 * n);
+  AWE_MB_ALLOC(m->body_wfd, 3 * n);
   AWE_MB_ALLOC(m->body_static, n);
   const awe_loc **locs = awe_pool_array(m->pool, (size_t)(n > 0 ? n : 1), sizeof(*locs));
   if (!locs) return awe_err_set(err, AWE_ENOMEM, "out of memory");
@@ -123,13 +125,14 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
     m->body_name[i] = awe_pool_strdup(m->pool, s->name);
     if (!m->body_name[i]) return awe_err_set(err, AWE_ENOMEM, "out of memory");
     locs[i] = &s->loc;
-    m->body_mass[i] = s->mass;
+    m->body_mass[i] = m->body_mass0[i] = s->mass;
     memcpy(m->body_I + 9 * i, s->inertia, 9 * sizeof(double));
     memcpy(m->body_pos0 + 3 * i, s->pos, 3 * sizeof(double));
     memcpy(m->body_vel0 + 3 * i, s->vel, 3 * sizeof(double));
     memcpy(m->body_q0 + 4 * i, s->q, 4 * sizeof(double));
     memcpy(m->body_omega0 + 3 * i, s->omega_b, 3 * sizeof(double));
     memcpy(m->body_damp + 3 * i, s->angular_damping, 3 * sizeof(double));
+    memcpy(m->body_wfd + 3 * i, s->world_frame_damping, 3 * sizeof(double));
     m->body_static[i] = (unsigned char)s->is_static;
     if (!s->is_static && !(s->mass > 0.0))
       return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': a DYNAMIC body needs a positive "
@@ -279,7 +282,88 @@ static awe_status build_tubes(awe_mb_builder *b, awe_err *err) {
 }
 
 
+/* points riding a body (SAM: type BODY_STATIC, body_idx, anchor_b): the offset from pos_cad
+ * and the body's initial pose unless given; each point's mass (extra mass plus half its
+ * segments) joins the body's mass and, about the body's origin, its inertia (the shift of the
+ * centre of mass by the points is neglected: exact for points placed symmetrically about the
+ * origin, small while their mass is small against the body's). Their weight and every other
+ * force on them (segments, drag, the input points.NAME.force) reach the body through their
+ * position (engine/body.c). */
+static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
+  const awe_struct_spec *ss = &b->s->structure;
+  awe_model *m = b->m;
+  int np = m->npoint, nb = m->nbody;
+  AWE_MB_ALLOC(m->point_body, np);
+  AWE_MB_ALLOC(m->point_anchor_b, 3 * np);
+  AWE_MB_ALLOC(m->body_point_adr, nb + 1);
+  AWE_MB_ALLOC(m->body_point_num, nb + 1);
+  int nride = 0;
+  for (int i = 0; i < np; i++) m->point_body[i] = -1;
+  for (int i = 0; i < ss->npoint && i < np; i++) {
+    const awe_point_spec *p = &ss->points[i];
+    if (!AWE_REF_GIVEN(p->body)) continue;
+    char owner[300];
+    snprintf(owner, sizeof(owner), "point '%s'", p->name);
+    int j;
+    AWE_TRY(awe_mb_resolve(&p->body, m->body_name, nb, "body", owner, &j, err));
+    m->point_body[i] = j;
+    double R[9], *a = m->point_anchor_b + 3 * i;
+    awe_quat_to_R(m->body_q0 + 4 * j, R);
+    if (p->has_anchor_b) {
+      memcpy(a, p->anchor_b, 3 * sizeof(double));
+    } else {
+      double d[3];
+      awe_v3_sub(d, m->point_pos_cad + 3 * i, m->body_pos0 + 3 * j);
+      awe_mat3_tvec(R, d, a);
+    }
+    nride++;
+    m->body_point_num[j]++;
+    if (m->body_static[j]) continue;
+    double mi = m->point_mass0[i], rr = awe_v3_dot(a, a);
+    m->body_mass[j] += mi;
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) m->body_I[9 * j + 3 * r + c] += mi * ((r == c) * rr - a[r] * a[c]);
+  }
+  AWE_MB_ALLOC(m->body_points, nride);
+  int adr = 0;
+  for (int j = 0; j < nb; j++) {
+    m->body_point_adr[j] = adr;
+    adr += m->body_point_num[j];
+    m->body_point_num[j] = 0;
+    if (!m->body_static[j] && inv3(m->body_I + 9 * j, m->body_Iinv + 9 * j))
+      return awe_err_set(err, AWE_EINVAL, "body '%s': singular inertia", m->body_name[j]);
+  }
+  for (int i = 0; i < np; i++) {
+    int j = m->point_body[i];
+    if (j >= 0) m->body_points[m->body_point_adr[j] + m->body_point_num[j]++] = i;
+  }
+  return AWE_OK;
+}
+
+
+void awe_mb_body_points_place(awe_mb_builder *b) {
+  awe_model *m = b->m;
+  for (int i = 0; i < m->npoint; i++) {
+    int j = m->point_body[i];
+    if (j < 0) continue;
+    double R[9], r[3];
+    awe_quat_to_R(m->body_q0 + 4 * j, R);
+    awe_mat3_vec(R, m->point_anchor_b + 3 * i, r);
+    for (int k = 0; k < 3; k++) {
+      m->point_pos0[3 * i + k] = m->body_pos0[3 * j + k] + r[k];
+      m->point_vel0[3 * i + k] = m->body_vel0[3 * j + k];
+    }
+    double wb[3], ww[3], t[3];
+    memcpy(wb, m->body_omega0 + 3 * j, sizeof(wb));
+    awe_mat3_vec(R, wb, ww);
+    awe_v3_cross(t, ww, r);
+    awe_v3_addto(m->point_vel0 + 3 * i, 1.0, t);
+  }
+}
+
+
 awe_status awe_mb_bodies(awe_mb_builder *b, awe_err *err) {
   AWE_TRY(build_bodies(b, err));
-  return build_tubes(b, err);
+  AWE_TRY(build_tubes(b, err));
+  return riding_points(b, err);
 }

@@ -95,6 +95,8 @@ static int point_block(const awe_model *m, const awe_work *w, const pattern *p, 
   if (w->point_x[i] >= 0) return p->blk_of_x[w->point_x[i]];
   if (w->point_slave[i] && w->wing_x[m->point_wing[i]] >= 0)
     return p->blk_of_x[w->wing_x[m->point_wing[i]]];
+  if (m->point_body[i] >= 0 && w->body_x[m->point_body[i]] >= 0)
+    return p->blk_of_x[w->body_x[m->point_body[i]]]; /* rides a body (body.h) */
   return -1;
 }
 
@@ -275,7 +277,14 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_
   for (int j = 0; j < m->nbody; j++)
     if (w->body_x[j] >= 0) {
       int r = p->blk_of_x[w->body_x[j]];
-      p->dep[(size_t)r * (size_t)nb + (size_t)r] = 1;
+      unsigned char *row = p->dep + (size_t)r * (size_t)nb;
+      row[r] = 1;
+      /* the forces on its riding points */
+      for (int k = 0; k < m->body_point_num[j]; k++) {
+        int i = m->body_points[m->body_point_adr[j] + k];
+        for (int e = 0; e < w->point_seg_num[i]; e++)
+          seg_deps(m, w, p, w->point_segs[w->point_seg_adr[i] + e], row, -1);
+      }
     }
   /* tether rows: d len/dt = winch speed */
   for (int t = 0; t < m->ntether; t++) {
