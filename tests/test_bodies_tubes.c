@@ -165,6 +165,24 @@ static void test_cantilever_sam(void) {
 }
 
 
+/* the steady state (run.steady_state, solve/steady.c: kinetic-energy march, then Newton in
+ * positions and body-frame rotation vectors) puts the cantilever's tip where the simulation
+ * settles */
+static void test_steady_state(void) {
+  const char *sets[] = {"run.steady_state=true", NULL};
+  awe_spec *s = sp_load("tests/data/bodies/cantilever_scenario.yaml", sets);
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) return;
+  const double *y = body_y(sim, "nodeB");
+  printf("  steady state: tip z %.10f m, Q_y %.10f, residual %.2e N\n", y[2], y[8],
+         sim->steady_residual);
+  ENSURE_NEAR(y[2], -0.04051691939002452, 1e-6);
+  ENSURE_NEAR(y[8], 0.0245081823846388, 1e-6);
+  ENSURE_NEAR(sim->t, 0.0, 0.0);
+  sp_free(sim, s);
+}
+
+
 /* a body hung by a line from a point riding it 0.3 m off its centre of mass swings until the
  * centre of mass is below the hook: rotation about y by atan2(-0.3, 0.5), the line carries
  * the weight, and the riding point sits where the body's pose puts it */
@@ -375,6 +393,7 @@ int main(void) {
   RUN(test_torque_free_precession);
   RUN(test_cantilever_closed_form);
   RUN(test_cantilever_sam);
+  RUN(test_steady_state);
   RUN(test_riding_point);
   RUN(test_clamped_beam_frequency);
   RUN(test_yaml_loads);
