@@ -132,6 +132,57 @@ static void test_cantilever_closed_form(void) {
 }
 
 
+/* tip loads through the inputs bodies.nodeB.force and .moment, no gravity: bending in the x-z
+ * plane takes EIy, in x-y EIz, twist GJ (Euler-Bernoulli, GA = inf); then the same beam laid
+ * along the bodies' y axis (where the element frame falls back from SAM's y-axis projection) */
+static void test_cantilever_3d(void) {
+  const double EIy = 1e4, EIz = 4e4, GJ = 2e3, L = 1.0;
+  const double Fy = 20.0, Fz = -10.0, Mx = 5.0;
+  for (int along_y = 0; along_y < 2; along_y++) {
+    const char *sets[] = {"run.duration=8", "run.dt=0.1", "settings.system.g_earth=0", NULL};
+    awe_spec *s = sp_load("tests/data/bodies/cantilever_scenario.yaml", sets);
+    if (!s) return;
+    awe_tube_spec *t = &s->structure.tubes[0];
+    t->EIy = EIy;
+    t->EIz = along_y ? EIy : EIz;
+    t->GJ = GJ;
+    t->GA = INFINITY;
+    s->structure.npoint = 1;
+    if (along_y) {
+      s->structure.bodies[1].pos[0] = 0.0;
+      s->structure.bodies[1].pos[1] = L;
+    }
+    awe_sim *sim = sp_sim(s, NULL);
+    if (!sim) return;
+    const awe_work *w = sim->w;
+    int b = 1;
+    double *uf = sim->u + w->body_u_force[b], *um = sim->u + w->body_u_moment[b];
+    if (along_y) {
+      uf[0] = Fy; /* transverse in x */
+      uf[2] = Fz;
+      um[1] = Mx; /* twist about the beam (y) */
+    } else {
+      uf[1] = Fy;
+      uf[2] = Fz;
+      um[0] = Mx;
+    }
+    sp_run(sim, 8.0);
+    const double *y = body_y(sim, "nodeB");
+    double phi[3];
+    awe_quat_to_rotvec(y + 6, phi);
+    double EIt = along_y ? EIy : EIz;
+    double dt = (along_y ? y[0] : y[1]), dz = y[2], tw = along_y ? phi[1] : phi[0];
+    printf("  %s: transverse %.6e m (%.6e), z %.6e m (%.6e), twist %.6e rad (%.6e)\n",
+           along_y ? "cantilever along y" : "cantilever along x, EIy != EIz", dt,
+           Fy * L * L * L / (3 * EIt), dz, Fz * L * L * L / (3 * EIy), tw, Mx * L / GJ);
+    ENSURE_REL(dt, Fy * L * L * L / (3 * EIt), 2e-3);
+    ENSURE_REL(dz, Fz * L * L * L / (3 * EIy), 2e-3);
+    ENSURE_REL(tw, Mx * L / GJ, 2e-3);
+    sp_free(sim, s);
+  }
+}
+
+
 /* SymbolicAWEModels' test/test_yaml_bodies.jl: where nodeB came to rest after 2 s (400 steps
  * of 5 ms, v0.19.0) with the rows of cantilever.yaml, and with the elastic row */
 static void test_cantilever_sam(void) {
@@ -393,6 +444,7 @@ int main(void) {
   RUN(test_torque_free_precession);
   RUN(test_cantilever_closed_form);
   RUN(test_cantilever_sam);
+  RUN(test_cantilever_3d);
   RUN(test_steady_state);
   RUN(test_riding_point);
   RUN(test_clamped_beam_frequency);

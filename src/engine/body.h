@@ -20,8 +20,10 @@
  * world frame. A STATIC body has no state and keeps its initial pose.
  *
  * Timoshenko tube between a and b (ends x_a = p_a + R_a r_a, x_b = p_b + R_b r_b):
- *   element frame E = [e1 e2 e3]: e1 = (x_b - x_a)/l, e2 = the body-a vector ref_b (fixed at
- *   rest, perpendicular to the chord) made perpendicular to e1, e3 = e1 x e2 (roll follows a)
+ *   element frame E = [e1 e2 e3]: e1 = (x_b - x_a)/l, e2 = the body-a vector ref_b made
+ *   perpendicular to e1, e3 = e1 x e2 (roll follows a); ref_b = body a's y axis as SAM's
+ *   timoshenko_element_frame, or, for a chord within 60 deg of it at rest (where that
+ *   projection degenerates), the body-a axis least aligned with the chord
  *   node rotations: D_n = (E^T R_n) R_n0^T (R_n0 = E0^T R_n at rest),
  *                   theta_n = (D32 - D23, D13 - D31, D21 - D12) / 2
  *   delta = l - L0, Phi_y,z = 12 EI_y,z / (k_s GA L0^2) (Phi = 0: Euler-Bernoulli, GA = inf),

@@ -252,16 +252,20 @@ static awe_status build_tubes(awe_mb_builder *b, awe_err *err) {
       double e1[3], cb[3];
       for (int q = 0; q < 3; q++) e1[q] = d[q] / L0;
       awe_mat3_tvec(Ra, e1, cb);
-      /* the body-a axis least aligned with the chord, made perpendicular to it */
-      int ax = 0;
-      for (int q = 1; q < 3; q++)
-        if (fabs(cb[q]) < fabs(cb[ax])) ax = q;
+      /* e2 follows body a's y axis, made perpendicular to the chord (SAM's
+       * timoshenko_element_frame, rigid_body.jl); for a chord within 60 deg of that axis, where
+       * the projection degenerates, the body-a axis least aligned with the chord instead */
       double *ref = m->tube_ref_b + 3 * i;
       ref[0] = ref[1] = ref[2] = 0.0;
-      ref[ax] = 1.0;
-      awe_v3_addto(ref, -cb[ax], cb);
-      double rn = awe_v3_norm(ref);
-      for (int q = 0; q < 3; q++) ref[q] /= rn;
+      if (fabs(cb[1]) < 0.5) {
+        ref[1] = 1.0;
+      } else {
+        int ax = fabs(cb[0]) < fabs(cb[2]) ? 0 : 2;
+        ref[ax] = 1.0;
+        awe_v3_addto(ref, -cb[ax], cb);
+        double rn = awe_v3_norm(ref);
+        for (int q = 0; q < 3; q++) ref[q] /= rn;
+      }
       double a2[3], e2[3], e3[3], E[9];
       awe_mat3_vec(Ra, ref, a2);
       memcpy(e2, a2, sizeof(e2));
