@@ -30,6 +30,7 @@
 
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const double *body_y(const awe_sim *sim, const char *name) {
   for (int j = 0; j < sim->m->nbody; j++)
@@ -471,6 +472,11 @@ static void test_cli(void) {
   ENSURE_NEAR(t, 1.0, 1e-12);
   ENSURE(z < -0.01 && z > -0.05);
   ENSURE(qy > 0.0 && qy < 0.05);
+  /* the awesIO writer does not drop them silently */
+  snprintf(cmd, sizeof(cmd), "%s convert --to awesio -o /tmp/awesim-bodies-convert-%d.yml "
+           "tests/data/bodies/inflated_beam_scenario.yaml 2>&1", bin, (int)getpid());
+  ENSURE(run_cmd(cmd, out, sizeof(out)) == 65);
+  ENSURE_CONTAINS(out, "rigid bodies or tubes");
 }
 
 
