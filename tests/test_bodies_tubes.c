@@ -527,7 +527,7 @@ static void test_cli(void) {
   char cmd[1024], out[16384];
   snprintf(cmd, sizeof(cmd), "%s check tests/data/bodies/inflated_beam_scenario.yaml", bin);
   ENSURE(run_cmd(cmd, out, sizeof(out)) == 0);
-  ENSURE_CONTAINS(out, "bodies:   6 (STATIC 1, DYNAMIC 5)");
+  ENSURE_CONTAINS(out, "bodies:   6 (STATIC 1, DYNAMIC 5; 0.55 kg moving with the 0 points");
   ENSURE_CONTAINS(out, "tubes:    5 (timoshenko 4, elastic 1)");
   snprintf(cmd, sizeof(cmd), "%s simulate -q --no-hdf5 --csv='time,bodies.tip.pos.z,"
            "bodies.b4.quat.y' tests/data/bodies/inflated_beam_scenario.yaml", bin);
