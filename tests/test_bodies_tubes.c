@@ -503,6 +503,45 @@ static void test_yaml_loads(void) {
 }
 
 
+/* the builder's refusals, each naming the body or tube */
+static void build_error(void (*edit)(awe_spec *), const char *msg) {
+  awe_spec *s = sp_load("tests/data/bodies/cantilever_scenario.yaml", NULL);
+  if (!s) return;
+  edit(s);
+  awe_err err = {0};
+  awe_diag warn = {0};
+  awe_model *m = awe_model_build(s, &warn, &err);
+  ENSURE(m == NULL);
+  ENSURE_CONTAINS(err.msg, msg);
+  awe_model_free(m);
+  awe_diag_free(&warn);
+  awe_spec_free(s);
+}
+static void e_massless(awe_spec *s) {
+  s->structure.bodies[1].mass = 0.0;
+  s->structure.npoint = 1;
+}
+static void e_asym(awe_spec *s) { s->structure.bodies[1].inertia[1] = 0.001; }
+static void e_self(awe_spec *s) { s->structure.tubes[0].body[1].name = "nodeA"; }
+static void e_nolaw(awe_spec *s) {
+  s->structure.tubes[0].EIy = NAN;
+  s->structure.tubes[0].diameter = NAN;
+}
+static void e_range(awe_spec *s) {
+  awe_tube_spec *t = &s->structure.tubes[0];
+  t->EA = t->GA = t->GJ = t->EIy = t->EIz = NAN;
+  t->diameter = 0.05; /* r = 25 mm at 0.3 bar: below the bending fit's range */
+}
+static void test_build_errors(void) {
+  build_error(e_massless, "body 'nodeB': a DYNAMIC body needs a positive mass");
+  build_error(e_asym, "body 'nodeB': the inertia (with the points riding it, about its origin) "
+                      "must be a symmetric positive definite tensor");
+  build_error(e_self, "tube 'tube': joins body 'nodeA' to itself");
+  build_error(e_nolaw, "tube 'tube': 'EIy' is not given and there is no tube law");
+  build_error(e_range, "tube 'tube': Breukels bending correlation outside its fitted range");
+}
+
+
 /* run a command, its stdout into out (last line kept whole); the exit status */
 static int run_cmd(const char *cmd, char *out, size_t n) {
   FILE *f = popen(cmd, "r");
@@ -562,6 +601,7 @@ int main(void) {
   RUN(test_riding_point);
   RUN(test_clamped_beam_frequency);
   RUN(test_yaml_loads);
+  RUN(test_build_errors);
   RUN(test_cli);
   return harness_report();
 }

@@ -134,22 +134,13 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
     memcpy(m->body_damp + 3 * i, s->angular_damping, 3 * sizeof(double));
     memcpy(m->body_wfd + 3 * i, s->world_frame_damping, 3 * sizeof(double));
     m->body_static[i] = (unsigned char)s->is_static;
-    if (!s->is_static && !(s->mass > 0.0))
-      return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': a DYNAMIC body needs a positive "
-                        "mass (got %g kg)", s->name, s->mass);
-    const double *I = s->inertia;
-    int sym = fabs(I[1] - I[3]) <= 1e-12 * (fabs(I[1]) + 1e-300) + 1e-15 &&
-              fabs(I[2] - I[6]) <= 1e-12 * (fabs(I[2]) + 1e-300) + 1e-15 &&
-              fabs(I[5] - I[7]) <= 1e-12 * (fabs(I[5]) + 1e-300) + 1e-15;
-    /* positive definite: leading minors */
-    double m1 = I[0], m2 = I[0] * I[4] - I[1] * I[3];
-    double m3 = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
-                I[2] * (I[3] * I[7] - I[4] * I[6]);
-    if (!s->is_static && (!sym || !(m1 > 0.0) || !(m2 > 0.0) || !(m3 > 0.0) ||
-                          inv3(I, m->body_Iinv + 9 * i)))
-      return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': the inertia must be a symmetric "
-                        "positive definite tensor [kg m^2]", s->name);
-    if (s->is_static) inv3(I, m->body_Iinv + 9 * i);
+    if (!(s->mass >= 0.0) || !isfinite(s->mass))
+      return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': mass must be >= 0 kg (got %g)",
+                        s->name, s->mass);
+    for (int k = 0; k < 9; k++)
+      if (!isfinite(s->inertia[k]))
+        return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': the inertia must be finite",
+                          s->name);
   }
   return awe_mb_check_unique(m->body_name, n, locs, "body", err);
 }
@@ -334,8 +325,24 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
     m->body_point_adr[j] = adr;
     adr += m->body_point_num[j];
     m->body_point_num[j] = 0;
-    if (!m->body_static[j] && inv3(m->body_I + 9 * j, m->body_Iinv + 9 * j))
-      return awe_err_set(err, AWE_EINVAL, "body '%s': singular inertia", m->body_name[j]);
+    if (m->body_static[j]) continue;
+    /* a DYNAMIC body with its riding points: positive mass, symmetric positive definite
+     * inertia (leading minors) */
+    const awe_loc *loc = &ss->bodies[j].loc;
+    if (!(m->body_mass[j] > 0.0))
+      return awe_err_at(err, AWE_EINVAL, loc, "body '%s': a DYNAMIC body needs a positive mass "
+                        "(its extra_mass and the masses of the points riding it: %g kg)",
+                        m->body_name[j], m->body_mass[j]);
+    const double *I = m->body_I + 9 * j;
+    double tol = 1e-12 * (fabs(I[0]) + fabs(I[4]) + fabs(I[8]));
+    int sym = fabs(I[1] - I[3]) <= tol && fabs(I[2] - I[6]) <= tol && fabs(I[5] - I[7]) <= tol;
+    double m1 = I[0], m2 = I[0] * I[4] - I[1] * I[3];
+    double m3 = I[0] * (I[4] * I[8] - I[5] * I[7]) - I[1] * (I[3] * I[8] - I[5] * I[6]) +
+                I[2] * (I[3] * I[7] - I[4] * I[6]);
+    if (!sym || !(m1 > 0.0) || !(m2 > 0.0) || !(m3 > 0.0) || inv3(I, m->body_Iinv + 9 * j))
+      return awe_err_at(err, AWE_EINVAL, loc, "body '%s': the inertia (with the points riding "
+                        "it, about its origin) must be a symmetric positive definite tensor "
+                        "[kg m^2]", m->body_name[j]);
   }
   for (int i = 0; i < np; i++) {
     int j = m->point_body[i];
