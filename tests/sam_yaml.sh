@@ -3,7 +3,8 @@
 #   - tests/data/sam/2plate_variables.yaml (the particle 2plate written with 'variables:'):
 #     check prints the substituted point masses (6 wing points at 0.15 kg instead of 0.1:
 #     1.8 + 0.3 = 2.1 kg) and the model flies 20 s;
-#   - a 'bodies' block is refused with one error naming the block and the SAM feature.
+#   - an 'elastic_joints' block is refused with one error naming the block and the SAM feature
+#     ('bodies' and 'tubes' are read: tests/test_bodies_tubes.c).
 . tests/lib/cli.sh
 
 S=tests/data/sam/system_variables.yaml
@@ -18,9 +19,9 @@ EOT
 check vars-fly-20s 0 "$AWESIM" simulate "$tmp/fly.yaml"
 grep_in vars-fly-complete "$tmp/err" 'complete: simulated 20 s'
 
-{ cat tests/data/sam/2plate_variables.yaml; printf 'bodies:\n  data: []\n'; } > "$tmp/bodies.yaml"
-check bodies-refused 65 "$AWESIM" check "$tmp/bodies.yaml"
-grep_in bodies-refused-msg "$tmp/err" "bodies.yaml:[0-9]+:1: block 'bodies' \(SymbolicAWEModels rigid bodies\) is not supported"
+{ cat tests/data/sam/2plate_variables.yaml; printf 'elastic_joints:\n  data: []\n'; } > "$tmp/joints.yaml"
+check joints-refused 65 "$AWESIM" check "$tmp/joints.yaml"
+grep_in joints-refused-msg "$tmp/err" "joints.yaml:[0-9]+:1: block 'elastic_joints' \(SymbolicAWEModels elastic joints of rigid bodies \(write them as tubes\)\) is not supported"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

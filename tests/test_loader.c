@@ -216,11 +216,12 @@ static void test_sam_variables_errors(void) {
   snprintf(buf, sizeof(buf), "variables:\n  m: {extra_mass: 1.0}\n%s"
            "    - [a, [m, 0, 0], STATIC]\n", pts);
   expect_struct_error(buf, "v.yaml:6:12: points: variable 'm' is a mapping of columns");
-  snprintf(buf, sizeof(buf), "%s    - [a, [0, 0, 0], STATIC]\nbodies: []\n", pts);
-  expect_struct_error(buf, "v.yaml:5:1: block 'bodies' (SymbolicAWEModels rigid bodies) is not "
-                      "supported");
-  snprintf(buf, sizeof(buf), "%s    - [a, [0, 0, 0], STATIC]\ntubes: []\n", pts);
-  expect_struct_error(buf, "block 'tubes' (SymbolicAWEModels elastic tubes (beam elements))");
+  snprintf(buf, sizeof(buf), "%s    - [a, [0, 0, 0], STATIC]\nelastic_joints: []\n", pts);
+  expect_struct_error(buf, "v.yaml:5:1: block 'elastic_joints' (SymbolicAWEModels elastic joints "
+                      "of rigid bodies (write them as tubes)) is not supported");
+  snprintf(buf, sizeof(buf), "%s    - [a, [0, 0, 0], STATIC]\nbodies:\n  headers: [name, pos]\n"
+           "  data:\n    - [b, [0, 0, 0]]\n", pts);
+  expect_struct_error(buf, "body 'b': required value 'extra_mass' (or 'mass') is missing");
 }
 
 

@@ -28,7 +28,7 @@ static void dense_solve(awe_sim *sim, const int *P, const int *A, int np, double
       for (int i = 0; i < np; i++) M[i * np + c] = -J[(size_t)A[i] * (size_t)n + (size_t)P[c]];
       continue;
     }
-    int code = -1 - P[c], o = sim->w->wing_x[code / 4] + 6;
+    int code = -1 - P[c], o = code / 4; /* the quaternion's offset (steady_jac.h) */
     double e[4] = {0.0, 0.0, 0.0, 0.0}, dq[4];
     e[1 + code % 4] = 1.0;
     awe_quat_mul(sim->y + o, e, dq);

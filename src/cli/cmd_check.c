@@ -73,6 +73,19 @@ static void summary(const awe_spec *s, const awe_model *m) {
          m->nsegment - s->structure.nsegment);
   printf("tethers:  %d\nwinches:  %d\npulleys:  %d\ngroups:   %d\nwings:    %d\n", m->ntether,
          m->nwinch, m->npulley, m->ngroup, m->nwing);
+  if (m->nbody || m->ntube) {
+    int nstatic = 0, ntimo = 0;
+    for (int i = 0; i < m->nbody; i++) nstatic += m->body_static[i];
+    for (int i = 0; i < m->ntube; i++) ntimo += m->tube_model[i] == AWE_TUBE_TIMOSHENKO;
+    double bm = 0.0;
+    int nride = 0;
+    for (int i = 0; i < m->nbody; i++)
+      if (!m->body_static[i]) bm += m->body_mass[i];
+    for (int i = 0; i < m->npoint; i++) nride += m->point_body[i] >= 0;
+    printf("bodies:   %d (STATIC %d, DYNAMIC %d; %.6g kg moving with the %d points riding "
+           "them)\ntubes:    %d (timoshenko %d, elastic %d)\n",
+           m->nbody, nstatic, m->nbody - nstatic, bm, nride, m->ntube, ntimo, m->ntube - ntimo);
+  }
   printf("aero:     %d sections, %d airfoils\n", m->nsection, m->nairfoil);
   printf("state:    %d variables (%d registered states), inputs %d, outputs %d\n",
          m->reg.state.size, m->reg.state.n, m->reg.input.size, m->reg.output.size);

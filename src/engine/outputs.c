@@ -24,7 +24,8 @@ enum {
   OC_WG_AOA_BODY, OC_WG_SIDESLIP, OC_WG_DISTANCE, OC_WG_TURN_RATE, OC_WG_POWER,
   OC_GR_TWIST, OC_GR_TWIST_VEL, OC_WG_WIND, OC_WG_WAGNER_D, OC_WG_WAGNER_X1, OC_WG_WAGNER_X2,
   OC_KCU_DP_SET, OC_KCU_ST_SET, OC_KCU_DP, OC_KCU_ST, OC_KCU_TAPE_DP, OC_KCU_TAPE_L, OC_KCU_TAPE_R,
-  OC_CONTROLLER
+  OC_CONTROLLER,
+  OC_BD_POS, OC_BD_VEL, OC_BD_QUAT, OC_BD_OMEGA_B, OC_BD_FORCE, OC_BD_MOMENT
 };
 
 typedef struct {
@@ -60,7 +61,10 @@ static const out_name OUT_NAMES[] = {
     {"kcu", "depower_set", OC_KCU_DP_SET}, {"kcu", "steering_set", OC_KCU_ST_SET},
     {"kcu", "depower_actual", OC_KCU_DP}, {"kcu", "steering_actual", OC_KCU_ST},
     {"kcu", "depower_tape", OC_KCU_TAPE_DP}, {"kcu", "steering_tape_left", OC_KCU_TAPE_L},
-    {"kcu", "steering_tape_right", OC_KCU_TAPE_R}};
+    {"kcu", "steering_tape_right", OC_KCU_TAPE_R},
+    {"bodies", "pos", OC_BD_POS},          {"bodies", "vel", OC_BD_VEL},
+    {"bodies", "quat", OC_BD_QUAT},        {"bodies", "omega_b", OC_BD_OMEGA_B},
+    {"bodies", "force", OC_BD_FORCE},      {"bodies", "moment", OC_BD_MOMENT}};
 
 
 int awe_output_code(const char *group, const char *var) {
@@ -215,6 +219,12 @@ void awe_outputs_fill(const awe_model *m, const awe_work *w, double *yout) {
       case OC_WI_ENERGY_EL: *o = w->winch_energy_el[i]; break;
       case OC_PU_LEN: *o = w->pulley_len[i]; break;
       case OC_PU_VEL: *o = w->pulley_vel[i]; break;
+      case OC_BD_POS: put3(o, w->body_pos + 3 * i); break;
+      case OC_BD_VEL: put3(o, w->body_vel + 3 * i); break;
+      case OC_BD_QUAT: memcpy(o, w->body_q + 4 * i, 4 * sizeof(double)); break;
+      case OC_BD_OMEGA_B: put3(o, w->body_omega + 3 * i); break;
+      case OC_BD_FORCE: put3(o, w->body_force + 3 * i); break;
+      case OC_BD_MOMENT: put3(o, w->body_moment + 3 * i); break;
       case OC_WG_WIND: /* the wind at the wing's origin: its apparent wind plus its velocity */
         for (int c = 0; c < 3; c++) o[c] = w->wing_va[3 * i + c] + w->wing_vel[3 * i + c];
         break;

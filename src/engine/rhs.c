@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/aero_coupling.h"
+#include "engine/body.h"
 #include "engine/atmosphere.h"
 #include "engine/wind.h"
 #include "engine/group.h"
@@ -103,6 +104,7 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
   awe_kcu_unpack(m, w, y);
   awe_group_unpack(m, w, y);
   awe_wing_kinematics(m, w, y);
+  awe_body_kinematics(m, w, y);
 }
 
 
@@ -154,6 +156,7 @@ static void assemble(const awe_model *m, awe_work *w, int brake_all, double *dyd
   awe_wing_assemble(m, w, dydt);
   awe_group_assemble(m, w, dydt);
   awe_unsteady_assemble(m, w, dydt);
+  awe_body_assemble(m, w, dydt);
 }
 
 
@@ -185,6 +188,7 @@ int awe_rhs(double t, const double y[], double dydt[], void *params) {
   awe_point_accelerations(m, w);
   awe_wing_dynamics(m, w, c->flags);             /*    rigid wings and their twist */
   awe_group_dynamics(m, w, c->flags);
+  awe_body_dynamics(m, w, c->flags);             /*    rigid bodies and their tubes */
   awe_winch_forces(m, w);                        /* 9. winches */
   awe_winch_dynamics(m, w, brake_all);
   awe_pulley_dynamics(m, w);                     /* 10. pulleys */

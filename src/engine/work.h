@@ -126,6 +126,8 @@ typedef struct awe_work {
   int u_v_wind, u_wind_dir, u_wind_w; /* wind.v_wind, wind.direction, wind.w */
   int *wing_x, *group_x;
   int *wing_u_force, *wing_u_moment;
+  int *body_x;             /* [nbody] offset of a DYNAMIC body's pos (vel +3, Q +6, omega +10) */
+  int *body_u_force, *body_u_moment;
   int kcu_x[2], kcu_u[2];  /* kcu.depower_actual, kcu.steering_actual; kcu.depower, .steering */
   /* kite control unit (kcu.h): settings [%] (clamped), actual positions [%], tapes [m] */
   double kcu_set[2], kcu_act[2], kcu_l0[3];
@@ -167,6 +169,14 @@ typedef struct awe_work {
   double *winch_energy, *winch_power_log, log_t;
   double *winch_energy_el, *winch_power_el_log; /* the same for the electrical power */
   double *pulley_len, *pulley_vel, *pulley_acc;
+
+  /* rigid bodies (body.h): pose and loads of the current state */
+  double *body_pos, *body_vel;   /* [3 nb] centre of mass, world */
+  double *body_q;                /* [4 nb] Q_b_to_w */
+  double *body_R;                /* [9 nb] body -> world */
+  double *body_omega, *body_omega_w; /* [3 nb] angular velocity, body and world frame */
+  double *body_force, *body_moment;  /* [3 nb] about the centre of mass, world */
+  double *body_dydt;             /* [13 nb] derivatives in the layout of the body's state */
 
   /* wings (wing.h): constant geometry, then the kinematics and loads of the current state */
   awe_wing_geom *wg;       /* [nwing] */

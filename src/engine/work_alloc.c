@@ -10,6 +10,7 @@
 #include "engine/outputs.h"
 #include "engine/quasi_static.h"
 #include "engine/wing.h"
+#include "engine/body.h"
 
 
 /* find var (group, comp_index, var) in a list; returns the offset or -1 */
@@ -69,6 +70,15 @@ static int build_maps(const awe_model *m, awe_work *w) {
   w->wing_wag_x = ints(p, m->nwing, -1);
   if (!w->wing_wag_x) return -1;
   for (int j = 0; j < m->nwing; j++) w->wing_wag_x[j] = var_offset(x, "wings", j, "wagner_x1");
+  w->body_x = ints(p, m->nbody, -1);
+  w->body_u_force = ints(p, m->nbody, -1);
+  w->body_u_moment = ints(p, m->nbody, -1);
+  if (!w->body_x || !w->body_u_force || !w->body_u_moment) return -1;
+  for (int j = 0; j < m->nbody; j++) {
+    w->body_x[j] = var_offset(x, "bodies", j, "pos");
+    w->body_u_force[j] = var_offset(u, "bodies", j, "force");
+    w->body_u_moment[j] = var_offset(u, "bodies", j, "moment");
+  }
 
   int nqs = 0;
   for (int i = 0; i < m->npoint; i++) {
@@ -225,6 +235,14 @@ awe_work *awe_work_alloc(const awe_model *m, awe_err *err) {
                    &w->wing_alpha_p, &w->wing_dcom};
   for (size_t k = 0; k < sizeof(wv) / sizeof(wv[0]); k++)
     if (!(*wv[k] = dbls(p, 3 * nw))) goto oom;
+  int nb = m->nbody;
+  double **bv[] = {&w->body_pos, &w->body_vel, &w->body_omega, &w->body_omega_w, &w->body_force,
+                   &w->body_moment};
+  for (size_t k = 0; k < sizeof(bv) / sizeof(bv[0]); k++)
+    if (!(*bv[k] = dbls(p, 3 * nb))) goto oom;
+  if (!(w->body_q = dbls(p, 4 * nb)) || !(w->body_R = dbls(p, 9 * nb)) ||
+      !(w->body_dydt = dbls(p, 13 * nb)))
+    goto oom;
   w->wing_R = dbls(p, 9 * nw);
   w->wing_Rp = dbls(p, 9 * nw);
   w->wing_q = dbls(p, 4 * nw);
@@ -364,6 +382,7 @@ void awe_state_init(const awe_model *m, awe_work *w, double *y) {
   }
   awe_group_state_init(m, w, y);
   awe_wing_state_init(m, w, y);
+  awe_body_state_init(m, w, y);
   if (w->qs) awe_qs_reset(m, w);
   awe_aero_reset(m, w);
 }

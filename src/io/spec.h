@@ -65,6 +65,9 @@ typedef struct {
   double pos_cad[3];
   awe_point_type type;
   awe_ref wing, transform;
+  awe_ref body;           /* rides this body (SymbolicAWEModels 0.17 body_idx, BODY_STATIC) */
+  double anchor_b[3];     /* its offset from the body's origin, body frame [m] */
+  int has_anchor_b;       /* 0: from pos_cad and the body's initial pose */
   double extra_mass;      /* [kg] */
   double bfd[3], wfd[3];  /* body/world frame damping [1/s] */
   double area, drag_coeff;
@@ -196,9 +199,46 @@ typedef struct {
   awe_loc loc;
 } awe_transform_spec;
 
+/* A rigid body (SymbolicAWEModels 0.17 `bodies:`, system_structure/rigid_body.jl): mass,
+ * inertia (principal moments in the body frame, or a full body-frame tensor), pose. */
+typedef struct {
+  const char *name;
+  double mass;            /* [kg] (extra_mass or mass) */
+  double inertia[9];      /* body-frame tensor [kg m^2] (diagonal when given as principal) */
+  double pos[3], vel[3];  /* body origin = centre of mass, world [m], [m/s] */
+  double q[4];            /* Q_b_to_w (w, x, y, z) */
+  double omega_b[3];      /* [rad/s] */
+  double angular_damping[3]; /* [1/s] */
+  double world_frame_damping[3]; /* per-mass damping of the velocity, world axes [1/s] */
+  int is_static;          /* STATIC: clamped to its initial pose */
+  awe_loc loc;
+} awe_body_spec;
+
+typedef enum { AWE_TUBE_TIMOSHENKO = 0, AWE_TUBE_ELASTIC } awe_tube_model;
+
+/* A tube between two bodies (SymbolicAWEModels 0.17 `tubes:`): the Timoshenko beam element or
+ * the lumped elastic 6-DOF joint; rigidities given, or from the tube law (Breukels 2011). NAN
+ * = not given. */
+typedef struct {
+  const char *name;
+  awe_ref body[2];
+  awe_tube_model model;
+  double diameter;        /* [m] */
+  double pressure;        /* [Pa] */
+  int law;                /* 0 none, 1 breukels2011 */
+  double EA, GA, GJ, EIy, EIz, shear_coeff; /* Timoshenko [N], [N], [N m^2], [N m^2] */
+  double k_axial, k_shear, k_torsion, k_bending; /* elastic [N/m], [N/m], [N m/rad] */
+  double damping;         /* Rayleigh stiffness-proportional [s] */
+  double anchor[2][3];    /* body-frame offsets of the element ends [m] */
+  awe_loc loc;
+} awe_tube_spec;
+
 typedef struct {
   const char *path;
   int nmaterial, npoint, nsegment, npulley, ngroup, ntether, nwinch, nwing, ntransform;
+  int nbody, ntube;
+  awe_body_spec *bodies;
+  awe_tube_spec *tubes;
   awe_material_spec *materials;
   awe_point_spec *points;
   awe_segment_spec *segments;

@@ -236,7 +236,8 @@ static const enum_name point_types[] = {
 static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "pos_cad", "type", "wing_idx",
                                      "transform_idx", "extra_mass", "mass", "body_frame_damping",
-                                     "world_frame_damping", "area", "drag_coeff", "body"};
+                                     "world_frame_damping", "area", "drag_coeff", "body", "body_idx",
+                                     "anchor_b"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "points", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -277,6 +278,15 @@ static awe_status read_points(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, p->wfd, err));
     AWE_TRY(awe_row_opt_double(r, "area", what, 0.0, &p->area, err));
     AWE_TRY(awe_row_opt_double(r, "drag_coeff", what, 0.0, &p->drag_coeff, err));
+    const char *bcol = awe_row_get(r, "body_idx") ? "body_idx" : "body";
+    snprintf(w, sizeof(w), "%s: %s", what, bcol);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, bcol), w, &p->body, err));
+    const awe_ynode *an = awe_row_get(r, "anchor_b");
+    p->has_anchor_b = !awe_ynode_is_nothing(an);
+    if (p->has_anchor_b) {
+      snprintf(w, sizeof(w), "%s: anchor_b", what);
+      AWE_TRY(awe_ynode_vec(an, w, 3, p->anchor_b, err));
+    }
   }
   return AWE_OK;
 }
@@ -813,12 +823,14 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
                       "structural geometry must be a mapping of blocks (points, segments, ...)");
   static const char *const blocks[] = {
       "materials", "elements", "segment_properties", "points", "segments", "pulleys", "groups",
-      "twist_surfaces", "stations", "tethers", "winches", "wings", "transforms", "variables"};
-  static const char *const unsupported[] = {"bodies", "tubes", "elastic_joints",
-                                            "timoshenko_joints", "surfaces", "metadata"};
+      "twist_surfaces", "stations", "tethers", "winches", "wings", "transforms", "variables",
+      "bodies", "tubes"};
+  static const char *const unsupported[] = {"elastic_joints", "timoshenko_joints", "surfaces",
+                                            "metadata"};
   static const char *const unsupported_what[] = {
-      "rigid bodies", "elastic tubes (beam elements)", "elastic joints of rigid bodies",
-      "Timoshenko beam joints", "AeroPlate wings", "structure documents (awesIO)"};
+      "elastic joints of rigid bodies (write them as tubes)",
+      "Timoshenko beam joints (write them as tubes)", "AeroPlate wings",
+      "structure documents (awesIO)"};
   for (int i = 0; i < root->n; i++) {
     const char *k = root->keys[i]->str;
     int known = 0;
@@ -888,6 +900,160 @@ static awe_status station_points_join_wings(awe_spec *s, awe_err *err) {
 }
 
 
+/* ---- bodies and tubes (SymbolicAWEModels 0.17; test/test_yaml_bodies.jl shows the columns) -- */
+
+static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {"name", "idx", "id", "extra_mass", "mass",
+                                     "inertia_principal", "inertia", "pos", "vel", "Q_b_to_w",
+                                     "orientation", "omega_b", "angular_damping", "world_frame_damping",
+                                     "type"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "bodies", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->nbody = t.nrow;
+  ss->bodies = awe_spec_alloc(s, sizeof(awe_body_spec) * (size_t)(t.nrow + 1));
+  if (!ss->bodies) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  static const double zero[3] = {0, 0, 0};
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_body_spec *b = &ss->bodies[i];
+    memset(b, 0, sizeof(*b));
+    AWE_TRY(row_name(s, r, &b->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "body '%s'", b->name);
+    b->loc = r->node->loc;
+    const char *mcol = awe_row_get(r, "extra_mass") ? "extra_mass" : "mass";
+    if (awe_ynode_is_nothing(awe_row_get(r, mcol)))
+      return awe_err_at(err, AWE_EINVAL, &r->node->loc,
+                        "%s: required value 'extra_mass' (or 'mass') is missing", what);
+    AWE_TRY(awe_row_req_double(r, mcol, what, &b->mass, err));
+    const awe_ynode *ip = awe_row_get(r, "inertia_principal"), *it = awe_row_get(r, "inertia");
+    if (!awe_ynode_is_nothing(ip) && !awe_ynode_is_nothing(it))
+      return awe_err_at(err, AWE_EINVAL, &it->loc,
+                        "%s: give 'inertia' or 'inertia_principal', not both", what);
+    if (!awe_ynode_is_nothing(it)) {
+      snprintf(w, sizeof(w), "%s: inertia (a 3x3 tensor, row by row)", what);
+      if (it->kind == AWE_Y_SEQ && it->n == 3) {
+        for (int k = 0; k < 3; k++) AWE_TRY(awe_ynode_vec(it->items[k], w, 3, b->inertia + 3 * k, err));
+      } else {
+        AWE_TRY(awe_ynode_vec(it, w, 9, b->inertia, err));
+      }
+    } else if (!awe_ynode_is_nothing(ip)) {
+      double d[3];
+      snprintf(w, sizeof(w), "%s: inertia_principal", what);
+      AWE_TRY(awe_ynode_vec(ip, w, 3, d, err));
+      b->inertia[0] = d[0];
+      b->inertia[4] = d[1];
+      b->inertia[8] = d[2];
+    } else {
+      return awe_err_at(err, AWE_EINVAL, &r->node->loc,
+                        "%s: provide 'inertia_principal' or 'inertia'", what);
+    }
+    const awe_ynode *pn = awe_row_get(r, "pos");
+    if (awe_ynode_is_nothing(pn))
+      return awe_err_at(err, AWE_EINVAL, pn ? &pn->loc : &r->node->loc,
+                        "%s: required value 'pos' is missing", what);
+    snprintf(w, sizeof(w), "%s: pos", what);
+    AWE_TRY(awe_ynode_vec(pn, w, 3, b->pos, err));
+    AWE_TRY(awe_row_opt_vec3(r, "vel", what, zero, 0, b->vel, err));
+    AWE_TRY(awe_row_opt_vec3(r, "omega_b", what, zero, 0, b->omega_b, err));
+    AWE_TRY(awe_row_opt_vec3(r, "angular_damping", what, zero, 1, b->angular_damping, err));
+    AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, b->world_frame_damping,
+                             err));
+    b->q[0] = 1.0;
+    const awe_ynode *qn = awe_row_get(r, "Q_b_to_w");
+    if (awe_ynode_is_nothing(qn)) qn = awe_row_get(r, "orientation");
+    if (!awe_ynode_is_nothing(qn)) {
+      snprintf(w, sizeof(w), "%s: Q_b_to_w (w, x, y, z)", what);
+      AWE_TRY(awe_ynode_vec(qn, w, 4, b->q, err));
+      double n = sqrt(b->q[0] * b->q[0] + b->q[1] * b->q[1] + b->q[2] * b->q[2] + b->q[3] * b->q[3]);
+      if (!(n > 0.0)) return awe_err_at(err, AWE_EINVAL, &qn->loc, "%s: zero quaternion", w);
+      for (int k = 0; k < 4; k++) b->q[k] /= n;
+    }
+    static const enum_name body_types[] = {
+        {"DYNAMIC", 0, NULL, NULL}, {"STATIC", 1, NULL, NULL}, {"FIXED", 1, NULL, NULL}};
+    snprintf(w, sizeof(w), "%s: type", what);
+    AWE_TRY(parse_enum(s, awe_row_get(r, "type"), w, body_types, AWE_ARRLEN(body_types), 0, 0,
+                       &b->is_static, err));
+  }
+  return AWE_OK;
+}
+
+
+static awe_status read_tubes(awe_spec *s, const awe_ynode *blk, awe_err *err) {
+  static const char *const cols[] = {
+      "name", "idx", "id", "bodies", "body_a", "body_b", "diameter", "pressure", "law", "model",
+      "EA", "GA", "GJ", "EIy", "EIz", "EI", "shear_coeff", "damping", "anchor_a", "anchor_b",
+      "stiffness_axial", "stiffness_shear", "stiffness_torsion", "stiffness_bending"};
+  awe_table t;
+  AWE_TRY(awe_table_read(s, blk, "tubes", cols, AWE_ARRLEN(cols), &t, err));
+  awe_struct_spec *ss = &s->structure;
+  ss->ntube = t.nrow;
+  ss->tubes = awe_spec_alloc(s, sizeof(awe_tube_spec) * (size_t)(t.nrow + 1));
+  if (!ss->tubes) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  static const double zero[3] = {0, 0, 0};
+  for (int i = 0; i < t.nrow; i++) {
+    const awe_row *r = &t.rows[i];
+    awe_tube_spec *u = &ss->tubes[i];
+    memset(u, 0, sizeof(*u));
+    AWE_TRY(row_name(s, r, &u->name, err));
+    char what[256], w[300];
+    snprintf(what, sizeof(what), "tube '%s'", u->name);
+    u->loc = r->node->loc;
+    const awe_ynode *bn = awe_row_get(r, "bodies");
+    if (!awe_ynode_is_nothing(bn)) {
+      if (bn->kind != AWE_Y_SEQ || bn->n != 2)
+        return awe_err_at(err, AWE_EINVAL, &bn->loc, "%s: bodies: give two bodies [a, b]", what);
+      for (int k = 0; k < 2; k++) {
+        snprintf(w, sizeof(w), "%s: bodies[%d]", what, k + 1);
+        AWE_TRY(awe_parse_ref(s, bn->items[k], w, &u->body[k], err));
+      }
+    } else {
+      static const char *const ends[2] = {"body_a", "body_b"};
+      for (int k = 0; k < 2; k++) {
+        snprintf(w, sizeof(w), "%s: %s", what, ends[k]);
+        AWE_TRY(awe_parse_ref(s, awe_row_get(r, ends[k]), w, &u->body[k], err));
+      }
+    }
+    if (!AWE_REF_GIVEN(u->body[0]) || !AWE_REF_GIVEN(u->body[1]))
+      return awe_err_at(err, AWE_EINVAL, &r->node->loc,
+                        "%s: the two bodies are required ('bodies: [a, b]')", what);
+    static const enum_name models[] = {{"timoshenko", AWE_TUBE_TIMOSHENKO, NULL, NULL},
+                                       {"TIMOSHENKO", AWE_TUBE_TIMOSHENKO, NULL, NULL},
+                                       {"elastic", AWE_TUBE_ELASTIC, NULL, NULL},
+                                       {"ELASTIC", AWE_TUBE_ELASTIC, NULL, NULL}};
+    int mo;
+    snprintf(w, sizeof(w), "%s: model", what);
+    AWE_TRY(parse_enum(s, awe_row_get(r, "model"), w, models, AWE_ARRLEN(models),
+                       AWE_TUBE_TIMOSHENKO, 0, &mo, err));
+    u->model = (awe_tube_model)mo;
+    static const enum_name laws[] = {{"breukels2011", 1, NULL, NULL}, {"none", 0, NULL, NULL}};
+    snprintf(w, sizeof(w), "%s: law", what);
+    AWE_TRY(parse_enum(s, awe_row_get(r, "law"), w, laws, AWE_ARRLEN(laws), 1, 0, &u->law, err));
+    AWE_TRY(awe_row_opt_double(r, "diameter", what, NAN, &u->diameter, err));
+    AWE_TRY(awe_row_opt_double(r, "pressure", what, NAN, &u->pressure, err));
+    double ei;
+    AWE_TRY(awe_row_opt_double(r, "EI", what, NAN, &ei, err));
+    AWE_TRY(awe_row_opt_double(r, "EA", what, NAN, &u->EA, err));
+    AWE_TRY(awe_row_opt_double(r, "GA", what, NAN, &u->GA, err));
+    AWE_TRY(awe_row_opt_double(r, "GJ", what, NAN, &u->GJ, err));
+    AWE_TRY(awe_row_opt_double(r, "EIy", what, ei, &u->EIy, err));
+    AWE_TRY(awe_row_opt_double(r, "EIz", what, ei, &u->EIz, err));
+    /* SymbolicAWEModels' TimoshenkoTube default shear coefficient: 5/6 of a solid section
+     * unless the law gives its own (tube_laws.jl TUBE_SHEAR_COEFF = 8/9) */
+    AWE_TRY(awe_row_opt_double(r, "shear_coeff", what, NAN, &u->shear_coeff, err));
+    AWE_TRY(awe_row_opt_double(r, "damping", what, 0.0, &u->damping, err));
+    AWE_TRY(awe_row_opt_double(r, "stiffness_axial", what, NAN, &u->k_axial, err));
+    AWE_TRY(awe_row_opt_double(r, "stiffness_shear", what, NAN, &u->k_shear, err));
+    AWE_TRY(awe_row_opt_double(r, "stiffness_torsion", what, NAN, &u->k_torsion, err));
+    AWE_TRY(awe_row_opt_double(r, "stiffness_bending", what, NAN, &u->k_bending, err));
+    AWE_TRY(awe_row_opt_vec3(r, "anchor_a", what, zero, 0, u->anchor[0], err));
+    AWE_TRY(awe_row_opt_vec3(r, "anchor_b", what, zero, 0, u->anchor[1], err));
+  }
+  return AWE_OK;
+}
+
+
 static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_struct_spec *ss = &s->structure;
   static const char *const mats[] = {"materials", "elements", "segment_properties"};
@@ -927,5 +1093,7 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
   AWE_TRY(read_wings(s, awe_ymap_get(root, "wings"), err));
   AWE_TRY(station_points_join_wings(s, err));
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
+  AWE_TRY(read_bodies(s, awe_ymap_get(root, "bodies"), err));
+  AWE_TRY(read_tubes(s, awe_ymap_get(root, "tubes"), err));
   return AWE_OK;
 }

@@ -15,6 +15,8 @@
  *   torque-driven winches   vel [m/s] (reel-out speed at the drum)
  *   DYNAMIC pulleys         len [m] (rest length of leg 1), vel [m/s]; a pulley whose rope has
  *                           no mass cannot be DYNAMIC (m_p = 0) and is solved quasi-statically
+ *   DYNAMIC bodies          pos [m], vel [m/s] (centre of mass, world), Q [-] (Q_b_to_w, flag
+ *                           AWE_VF_QUAT), omega [rad/s] (body frame); body.h, physics.md §18
  * QUASI_STATIC points and pulleys are algebraic (solved inside the right-hand side by Newton's
  * method, quasi_static.c) and have no state; a speed-controlled winch has no state either: its
  * reel-out speed is the input winches.NAME.speed.
@@ -28,7 +30,8 @@
  * rest length), points.NAME.force [N] (external force), wind.v_wind [m/s], wind.direction
  * [deg] (upwind, clockwise from north), wind.w [m/s] (vertical),
  * wings.NAME.force [N] and wings.NAME.moment [N m] (external force at the centre of mass and
- * moment on a rigid wing, world frame).
+ * moment on a rigid wing, world frame), bodies.NAME.force [N] and bodies.NAME.moment [N m]
+ * (the same on a DYNAMIC body).
  *
  * Wing outputs (physics.md §9; outputs.c): pos, vel (wing origin, world), quat (body -> world,
  * w,x,y,z), omega_b, va_b, aero_force_b, aero_moment_b (about the wing origin, body frame),
@@ -129,6 +132,14 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
       ADD(x, "groups", m->group_name[g], g, "twist_vel", "rad/s", 1, 1e-6, LL);
     }
   }
+  /* rigid bodies (engine/body.h): centre of mass, Q_b_to_w, body-frame angular velocity */
+  for (int i = 0; i < m->nbody; i++) {
+    if (m->body_static[i]) continue;
+    ADD(x, "bodies", m->body_name[i], i, "pos", "m", 3, 1e-6, LL);
+    ADD(x, "bodies", m->body_name[i], i, "vel", "m/s", 3, 1e-6, LL);
+    ADD(x, "bodies", m->body_name[i], i, "Q", "-", 4, 1e-6, LL | AWE_VF_QUAT);
+    ADD(x, "bodies", m->body_name[i], i, "omega", "rad/s", 3, 1e-6, LL);
+  }
   /* kite control unit: a motor for each tape set it drives */
   if (m->has_kcu && m->kcu_seg[0] >= 0) ADD(x, "kcu", "", 0, "depower_actual", "%", 1, 1e-4, LL);
   if (m->has_kcu && m->kcu_seg[1] >= 0) ADD(x, "kcu", "", 0, "steering_actual", "%", 1, 1e-4, LL);
@@ -158,6 +169,10 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_type[i] == AWE_WING_RIGID)
       ADD(u, "wings", m->wing_name[i], i, "force", "N", 3, 1e-3, 0);
+  for (int i = 0; i < m->nbody; i++)
+    if (!m->body_static[i]) ADD(u, "bodies", m->body_name[i], i, "force", "N", 3, 1e-3, 0);
+  for (int i = 0; i < m->nbody; i++)
+    if (!m->body_static[i]) ADD(u, "bodies", m->body_name[i], i, "moment", "N m", 3, 1e-3, 0);
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_type[i] == AWE_WING_RIGID)
       ADD(u, "wings", m->wing_name[i], i, "moment", "N m", 3, 1e-3, 0);
@@ -230,6 +245,20 @@ awe_status awe_model_layout(awe_model *m, awe_err *err) {
     if (m->wing_wagner[i]) ADD(y, "wings", m->wing_name[i], i, "wagner_x1", "rad", 1, 0, AWE_VF_LOG);
   for (int i = 0; i < m->nwing; i++)
     if (m->wing_wagner[i]) ADD(y, "wings", m->wing_name[i], i, "wagner_x2", "rad", 1, 0, AWE_VF_LOG);
+  /* bodies: centre of mass, Q_b_to_w, body-frame rates, total force and moment (world, about
+   * the centre of mass; tubes, gravity, external inputs) */
+  static const struct {
+    const char *var, *unit;
+    int dim;
+    unsigned flags;
+  } bv[] = {
+      {"pos", "m", 3, AWE_VF_LOG},          {"vel", "m/s", 3, AWE_VF_LOG},
+      {"quat", "-", 4, AWE_VF_LOG | AWE_VF_QUAT}, {"omega_b", "rad/s", 3, AWE_VF_LOG},
+      {"force", "N", 3, AWE_VF_LOG},        {"moment", "N m", 3, AWE_VF_LOG},
+  };
+  for (int k = 0; k < (int)(sizeof(bv) / sizeof(bv[0])); k++)
+    for (int i = 0; i < m->nbody; i++)
+      ADD(y, "bodies", m->body_name[i], i, bv[k].var, bv[k].unit, bv[k].dim, 0, bv[k].flags);
   for (int g = 0; g < m->ngroup; g++)
     ADD(y, "groups", m->group_name[g], g, "twist", "rad", 1, 0, AWE_VF_LOG | AWE_VF_ANGLE);
   if (m->has_kcu) {

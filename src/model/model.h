@@ -207,6 +207,38 @@ typedef struct awe_model {
   int *wing_ground_point;     /* ground station point, -1 for a given position (ground_station.c) */
   double *wing_ground;        /* [3n] ground station, world [m]: the base of the wing's angles */
 
+  /* rigid bodies (model_build_body.c; engine/body.h): origin = centre of mass */
+  int nbody;
+  const char **body_name;
+  double *body_mass;          /* [kg] its own and its riding points' */
+  double *body_mass0;         /* [kg] its own (gravity; the points' weights act on them) */
+  double *body_I;             /* [9n] body-frame inertia tensor [kg m^2] */
+  double *body_Iinv;          /* [9n] its inverse */
+  double *body_pos0, *body_vel0; /* [3n] initial world position, velocity */
+  double *body_q0;            /* [4n] initial Q_b_to_w */
+  double *body_omega0;        /* [3n] initial body-frame angular velocity [rad/s] */
+  double *body_damp;          /* [3n] angular damping [1/s] */
+  double *body_wfd;           /* [3n] world-frame damping of the velocity [1/s] */
+  unsigned char *body_static; /* clamped to the initial pose */
+  int *point_body;            /* [npoint] the body a point rides (STATIC type, no state), -1 */
+  double *point_anchor_b;     /* [3 npoint] its offset from the body's origin, body frame [m] */
+  int *body_point_adr, *body_point_num, *body_points; /* riding points of each body (CSR) */
+
+  /* tubes between bodies (model_build_body.c; engine/body.h) */
+  int ntube;
+  const char **tube_name;
+  int *tube_body;             /* [2n] bodies a, b */
+  awe_tube_model *tube_model;
+  double *tube_k;             /* [6n] Timoshenko: EA, GA, GJ, EIy, EIz, shear_coeff;
+                               * elastic: axial, shear, torsion, bending, -, - */
+  double *tube_damping;       /* Rayleigh beta [s] */
+  double *tube_anchor;        /* [6n] body-frame end offsets on a, b [m] */
+  double *tube_L0;            /* rest length [m] */
+  double *tube_ref_b;         /* [3n] body-a-frame vector fixing the element's e2 (Timoshenko) */
+  double *tube_Ra0, *tube_Rb0; /* [9n] rest element->body rotations (E^T R at rest) */
+  double *tube_off0;          /* [3n] elastic: rest anchor offset in body a's frame */
+  double *tube_Rrel0;         /* [9n] elastic: rest R_a^T R_b */
+
   /* aero geometry (shared by all wings in this version) */
   double *section_le, *section_te; /* [3 nsection] CAD [m] */
   int *section_airfoil;       /* index into airfoils */

@@ -426,6 +426,9 @@ static void transforms(FILE *f, const awe_model *m) {
 
 awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const char *source,
                             awe_err *err) {
+  if (m->nbody > 0 || m->ntube > 0)
+    return awe_err_set(err, AWE_EINVAL, "the model has rigid bodies or tubes, which awesim does "
+                       "not write to an awesIO structure document yet");
   char sha[65];
   awe_awesio_connectivity_sha(m, sha);
   /* positions relative to the (first) wing's ground station, ENU axes as awesim's world */

@@ -18,6 +18,7 @@
 #include "solve/step_rosw.h"
 #include "solve/step_trbdf2.h"
 #include "engine/wing.h"
+#include "engine/body.h"
 #include "util/mem_budget.h"
 
 /* ---- stepper table ---- */
@@ -94,6 +95,8 @@ static int point_block(const awe_model *m, const awe_work *w, const pattern *p, 
   if (w->point_x[i] >= 0) return p->blk_of_x[w->point_x[i]];
   if (w->point_slave[i] && w->wing_x[m->point_wing[i]] >= 0)
     return p->blk_of_x[w->wing_x[m->point_wing[i]]];
+  if (m->point_body[i] >= 0 && w->body_x[m->point_body[i]] >= 0)
+    return p->blk_of_x[w->body_x[m->point_body[i]]]; /* rides a body (body.h) */
   return -1;
 }
 
@@ -179,6 +182,7 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_
       var_key(m, &x->v[k - 1], &g0, &c0);
       var_key(m, v, &g1, &c1);
       if (!strcmp(g1, "wings") && !strcmp(g0, "wings") && c0 == c1) joined = 1;
+      if (!strcmp(g1, "bodies") && !strcmp(g0, "bodies") && c0 == c1) joined = 1;
     }
     if (!joined) {
       p->blk_adr[p->nb] = v->offset;
@@ -265,6 +269,27 @@ static int build_pattern(const awe_model *m, const awe_work *w, pattern *p, awe_
         }
     }
   }
+  /* body rows: the body itself and, through each tube, the body at its other end */
+  for (int i = 0; i < m->ntube; i++) {
+    int xa = w->body_x[m->tube_body[2 * i]], xb = w->body_x[m->tube_body[2 * i + 1]];
+    int ba = xa >= 0 ? p->blk_of_x[xa] : -1, bb = xb >= 0 ? p->blk_of_x[xb] : -1;
+    if (ba >= 0 && bb >= 0) {
+      p->dep[(size_t)ba * (size_t)nb + (size_t)bb] = 1;
+      p->dep[(size_t)bb * (size_t)nb + (size_t)ba] = 1;
+    }
+  }
+  for (int j = 0; j < m->nbody; j++)
+    if (w->body_x[j] >= 0) {
+      int r = p->blk_of_x[w->body_x[j]];
+      unsigned char *row = p->dep + (size_t)r * (size_t)nb;
+      row[r] = 1;
+      /* the forces on its riding points */
+      for (int k = 0; k < m->body_point_num[j]; k++) {
+        int i = m->body_points[m->body_point_adr[j] + k];
+        for (int e = 0; e < w->point_seg_num[i]; e++)
+          seg_deps(m, w, p, w->point_segs[w->point_seg_adr[i] + e], row, -1);
+      }
+    }
   /* tether rows: d len/dt = winch speed */
   for (int t = 0; t < m->ntether; t++) {
     if (w->tether_x[t] < 0) continue;
@@ -690,6 +715,7 @@ awe_integrator *awe_integrator_alloc(awe_ctx *ctx, const char *solver, double h0
   it->st = st;
   it->n = ctx->w->nx;
   for (int j = 0; j < ctx->m->nwing; j++) it->nquat += ctx->w->wing_x[j] >= 0;
+  for (int j = 0; j < ctx->m->nbody; j++) it->nquat += ctx->w->body_x[j] >= 0;
   it->multistep = !strcmp(st->name, "msbdf") || !strcmp(st->name, "msadams");
   int n = it->n;
   it->yp = calloc((size_t)n + 1, sizeof(double));
@@ -941,6 +967,7 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
       const awe_model *m = it->ctx->m;
       if (!it->multistep) {
         awe_wing_normalize(m, it->ctx->w, y);
+        awe_body_normalize(m, it->ctx->w, y);
       } else {
         double dev = 0.0;
         for (int j = 0; j < m->nwing; j++) {
@@ -950,8 +977,16 @@ int awe_integrator_apply(awe_integrator *it, double *t, double t1, double y[]) {
           double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
           if (fabs(n - 1.0) > dev) dev = fabs(n - 1.0);
         }
+        for (int j = 0; j < m->nbody; j++) {
+          int o = it->ctx->w->body_x[j];
+          if (o < 0) continue;
+          const double *q = y + o + 6;
+          double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+          if (fabs(n - 1.0) > dev) dev = fabs(n - 1.0);
+        }
         if (dev > 1e-6) {
           awe_wing_normalize(m, it->ctx->w, y);
+          awe_body_normalize(m, it->ctx->w, y);
           collect(it);
           gsl_odeiv2_driver_reset(d);
           it->count0 = it->failed0 = 0;

@@ -31,6 +31,14 @@ static double kinetic_energy(const awe_model *m, const awe_work *w, const double
     int o = w->group_x[g];
     if (o >= 0) T += 0.5 * w->gg[g].inertia * y[o + 1] * y[o + 1];
   }
+  for (int j = 0; j < m->nbody; j++) {
+    int o = w->body_x[j];
+    if (o < 0) continue;
+    const double *om = y + o + 10, *I = m->body_I + 9 * j;
+    T += 0.5 * m->body_mass[j] * awe_v3_dot(y + o + 3, y + o + 3);
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) T += 0.5 * om[a] * I[3 * a + b] * om[b];
+  }
   return T + awe_wing_kinetic_energy(m, w, y);
 }
 
@@ -49,6 +57,11 @@ static void zero_velocities(const awe_model *m, const awe_work *w, double *y) {
     }
   for (int g = 0; g < m->ngroup; g++)
     if (w->group_x[g] >= 0) y[w->group_x[g] + 1] = 0.0;
+  for (int j = 0; j < m->nbody; j++)
+    if (w->body_x[j] >= 0) {
+      memset(y + w->body_x[j] + 3, 0, 3 * sizeof(double));
+      memset(y + w->body_x[j] + 10, 0, 3 * sizeof(double));
+    }
 }
 
 
@@ -75,6 +88,12 @@ static int residual(awe_steady_io *s, double *fmax, double *amax) {
     if (w->wing_x[j] < 0) continue;
     /* the constrained (radial) part: FIX_SPHERE holds the rest */
     double a = awe_v3_norm(s->dydt + w->wing_x[j] + 3), f = w->wg[j].mass * a;
+    if (f > *fmax) *fmax = f;
+    if (a > *amax) *amax = a;
+  }
+  for (int j = 0; j < m->nbody; j++) {
+    if (w->body_x[j] < 0) continue;
+    double a = awe_v3_norm(s->dydt + w->body_x[j] + 3), f = m->body_mass[j] * a;
     if (f > *fmax) *fmax = f;
     if (a > *amax) *amax = a;
   }
@@ -156,7 +175,7 @@ int awe_steady_polish(awe_steady_io *s) {
       }
       int code = -1 - P[k];
       if (code % 4) continue; /* a wing's rotation is applied once, from its first axis */
-      int j = code / 4, o = w->wing_x[j] + 6;
+      int o = code / 4; /* the quaternion's offset (steady_jac.h) */
       double phi[3] = {dx[k], dx[k + 2], dx[k + 4]}, dq[4], q[4];
       awe_quat_from_rotvec(phi, dq);
       awe_quat_mul(s->y + o, dq, q);

@@ -15,7 +15,7 @@ struct awe_steady_jac {
   int *adr, *num, *rows;   /* J_gen by columns (generalized rows) */
   int *src;                /* [4 nnz] where entry e's values sit in jval: plain columns use */
                            /* src[4e], rotation columns one per quaternion column (-1: none) */
-  int *qoff, *axis;        /* per column: the wing's quaternion offset (-1: plain), axis */
+  int *qoff, *axis;        /* per column: the quaternion's offset (-1: plain), axis */
   double *jval;            /* the integrator's Jacobian on its pattern */
   double *val;             /* J_gen on its pattern */
   double sigma;            /* of the factorisation */
@@ -45,8 +45,18 @@ int awe_steady_jac_coords(const awe_model *m, const awe_work *w, int *P, int *A)
       for (int k = 0; k < 3; k++) {
         P[np] = w->wing_x[j] + k;
         A[np++] = w->wing_x[j] + 3 + k;
-        P[np] = -1 - (4 * j + k);
+        P[np] = -1 - (4 * (w->wing_x[j] + 6) + k);
         A[np++] = w->wing_x[j] + 10 + k;
+      }
+  /* rigid bodies (body.h): centre of mass, and the orientation as a rotation vector in the
+   * body frame (Q <- Q (x) q(phi)) against the body-frame angular acceleration */
+  for (int j = 0; j < m->nbody; j++)
+    if (w->body_x[j] >= 0)
+      for (int k = 0; k < 3; k++) {
+        P[np] = w->body_x[j] + k;
+        A[np++] = w->body_x[j] + 3 + k;
+        P[np] = -1 - (4 * (w->body_x[j] + 6) + k);
+        A[np++] = w->body_x[j] + 10 + k;
       }
   for (int k = 0; k < m->ngroup; k++)
     if (w->group_x[k] >= 0) {
@@ -78,6 +88,7 @@ awe_steady_jac *awe_steady_jac_alloc(awe_integrator *it, const awe_work *w, int 
                                      const int *A, int np) {
   const int *jadr, *jnum, *jrows;
   awe_integrator_pattern(it, &jadr, &jnum, &jrows);
+  (void)w; /* the coordinates carry their quaternion offsets */
   awe_steady_jac *g = calloc(1, sizeof(*g));
   int *rowgen = malloc(sizeof(int) * ((size_t)n + 1));
   int *stamp = malloc(sizeof(int) * ((size_t)np + 1)), *pos = malloc(sizeof(int) * ((size_t)np + 1));
@@ -98,7 +109,7 @@ awe_steady_jac *awe_steady_jac_alloc(awe_integrator *it, const awe_work *w, int 
       cap += jnum[P[c]];
     } else {
       int code = -1 - P[c];
-      g->qoff[c] = w->wing_x[code / 4] + 6;
+      g->qoff[c] = code / 4; /* the quaternion's offset in the state */
       g->axis[c] = code % 4;
       for (int q = 0; q < 4; q++) cap += jnum[g->qoff[c] + q];
     }

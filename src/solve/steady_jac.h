@@ -2,7 +2,8 @@
  * sparse (steady.c's pseudo-transient continuation).
  *
  * The coordinates q_k are state components P[k] (positions, pulley lengths, wing centres,
- * twists) or, P[k] = -1 - (4 j + axis), a rotation of rigid wing j about a principal axis;
+ * twists) or, P[k] = -1 - (4 o + axis), a rotation about an axis of the body-side frame of the
+ * quaternion at state offset o (a rigid wing: principal axes; a rigid body: body axes);
  * their residual rows are the states A[k] (the accelerations). J_gen(i, k) = d acc_A[i]/d q_k
  * is read from the integrator's sparse Jacobian (integrate.h): a plain column is column P[k]
  * restricted to the rows A; a rotation column is 1/2 sum_q J(A[i], Q_q) (Q (x) (0, e_axis))_q

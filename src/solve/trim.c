@@ -175,7 +175,7 @@ static void apply_step(const awe_model *m, const awe_work *w, const int *P, int 
     }
     int code = -1 - P[k];
     if (code % 4) continue; /* a wing's rotation is applied once, from its first axis */
-    int j = code / 4, o = w->wing_x[j] + 6;
+    int o = code / 4; /* the quaternion's offset (steady_jac.h) */
     double phi[3] = {lam * dq[k], lam * dq[k + 2], lam * dq[k + 4]}, dqq[4], q[4];
     awe_quat_from_rotvec(phi, dqq);
     awe_quat_mul(y0 + o, dqq, q);
