@@ -92,8 +92,10 @@ check old-convert 0 "$AWESIM" convert --to awesio -o "$tmp/o.yaml" tests/data/sa
 grep_in old-ea "$tmp/o.yaml" '^    - \["1", \["1", "2"\], 50, 0.0040000000000000001, 724, 691150.38378975459, 1382.3007675795093,'
 grep_in old-winch "$tmp/o.yaml" '^    - \["1", \["1"\], "1", [0-9.]+, [0-9.]+, [0-9.]+, 100, 20,'
 
-# ---- the shipped models use the current spelling ----
+# ---- the shipped models use the current spelling (models/v3kite_jl is V3Kite.jl's model as
+# published, old spellings included, tested by v3kite_jl.sh) ----
 for m in models/*/system*.yaml; do
+  case $m in models/v3kite_jl/*) continue ;; esac
   check "shipped $m" 0 "$AWESIM" check "$m"
   grep_not "shipped $m spelling" "$tmp/err" 'old spelling'
 done
