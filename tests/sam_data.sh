@@ -99,13 +99,13 @@ done
 
 # ---- saddle_form: SymbolicAWEModels' form-finding grids (nodes/connections, not points) ----
 check saddle-refused 65 "$AWESIM" check "$D/saddle_form/system.yaml"
-grep_in saddle-msg "$tmp/err" "saddle_gridsize4\.yaml:2:1: the structure has no 'points' block"
+grep_in saddle-msg "$tmp/err" "saddle_gridsize4\.yaml:2:1: the structure has no 'points' block: this is the node/connection format of SymbolicAWEModels' saddle-form benchmark"
 for g in 3 5; do
   mkdir -p "$tmp/s$g"
   cp "$D/saddle_form/settings.yaml" "$D/saddle_form/saddle_gridsize$g.yaml" "$tmp/s$g/"
   sed "s/saddle_gridsize4/saddle_gridsize$g/" "$D/saddle_form/system.yaml" > "$tmp/s$g/system.yaml"
   check "saddle$g-refused" 65 "$AWESIM" check "$tmp/s$g/system.yaml"
-  grep_in "saddle$g-msg" "$tmp/err" "saddle_gridsize$g\.yaml:2:1: the structure has no 'points' block"
+  grep_in "saddle$g-msg" "$tmp/err" "saddle_gridsize$g\.yaml:2:1: the structure has no 'points' block: this is the node/connection format"
 done
 
 # ---- v3: structure, aero geometries and settings (SymbolicAWEModels has no v3 system.yaml) ----

@@ -1054,6 +1054,30 @@ static awe_status read_tubes(awe_spec *s, const awe_ynode *blk, awe_err *err) {
 }
 
 
+/* SAM's rigid-wing files give a wing's nodes body_idx = the wing (the wing is their rigid
+ * body): a body_idx that names no body of 'bodies:' but a wing makes the point that wing's */
+static void body_refs_to_wings(awe_spec *s) {
+  awe_struct_spec *ss = &s->structure;
+  for (int i = 0; i < ss->npoint; i++) {
+    awe_point_spec *p = &ss->points[i];
+    if (!AWE_REF_GIVEN(p->body)) continue;
+    int body = 0, wing = 0;
+    if (p->body.name) {
+      for (int b = 0; b < ss->nbody; b++)
+        body |= ss->bodies[b].name && !strcmp(ss->bodies[b].name, p->body.name);
+      for (int w = 0; w < ss->nwing; w++)
+        wing |= ss->wings[w].name && !strcmp(ss->wings[w].name, p->body.name);
+    } else {
+      body = p->body.index >= 1 && p->body.index <= ss->nbody;
+      wing = !body && p->body.index >= 1 && p->body.index <= ss->nwing;
+    }
+    if (body || !wing) continue; /* a body, or unknown: the model build names it */
+    if (!AWE_REF_GIVEN(p->wing)) p->wing = p->body;
+    memset(&p->body, 0, sizeof(p->body));
+  }
+}
+
+
 static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) {
   awe_struct_spec *ss = &s->structure;
   static const char *const mats[] = {"materials", "elements", "segment_properties"};
@@ -1071,7 +1095,15 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
   }
   const awe_ynode *pts = awe_ymap_get(root, "points");
   if (!pts)
-    return awe_err_at(err, AWE_EINVAL, &root->loc, "the structure has no 'points' block");
+    return awe_ymap_get(root, "nodes") && awe_ymap_get(root, "connections")
+               ? awe_err_at(err, AWE_EINVAL, &root->loc,
+                            "the structure has no 'points' block: this is the node/connection "
+                            "format of SymbolicAWEModels' saddle-form benchmark ('nodes:' with "
+                            "x, y, z, fixed, mass; 'connections:' with i, j, k, c; 'params:'), "
+                            "springs of zero rest length given by their stiffness k [N/m], which "
+                            "awesim's segments (EA over a rest length > 0) cannot express; write "
+                            "the net as points and segments with a rest length instead")
+               : awe_err_at(err, AWE_EINVAL, &root->loc, "the structure has no 'points' block");
   AWE_TRY(read_points(s, pts, err));
   if (ss->npoint == 0)
     return awe_err_at(err, AWE_EINVAL, &pts->loc, "points: the structure needs at least one point");
@@ -1095,5 +1127,6 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_bodies(s, awe_ymap_get(root, "bodies"), err));
   AWE_TRY(read_tubes(s, awe_ymap_get(root, "tubes"), err));
+  body_refs_to_wings(s);
   return AWE_OK;
 }
