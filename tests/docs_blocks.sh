@@ -1,5 +1,6 @@
 #!/bin/sh
-# docs_blocks.sh: every code block of README.md, docs/tutorial.md and the man pages runs, so the
+# docs_blocks.sh: every code block of README.md, docs/manual.md, docs/tutorial.md and the man
+# pages runs, so the
 # docs cannot drift from the program (issue 39). tools/doc-blocks extracts them; each document's
 # blocks run in document order (a later block may read what an earlier one wrote) in a fresh
 # copy of the repository's inputs (scenarios, models, tools, examples, python, include, tests)
@@ -20,7 +21,7 @@
 # each block's output there.
 . "$(dirname "$0")/lib/cli.sh"
 
-files=${DOC_BLOCKS_FILES:-"README.md docs/tutorial.md man/awesim.1 man/awesim.3 man/awesim-scenario.5"}
+files=${DOC_BLOCKS_FILES:-"README.md docs/manual.md docs/tutorial.md man/awesim.1 man/awesim.3 man/awesim-scenario.5"}
 case $AWESIM in /*) awesim_bin=$AWESIM ;; *) awesim_bin=$root/$AWESIM ;; esac
 py=$(tools/find-python --modules numpy,h5py,matplotlib,yaml) || {
   bad "tools/find-python: no Python with numpy, h5py, matplotlib and yaml"
