@@ -70,7 +70,13 @@ hid_t awe_h5_create_unlocked(const char *path) {
      than ~2,700 components failed late as "cannot create /points/pos"); read by every HDF5
      since 1.8 (2008): h5py, MATLAB, pandas */
   if (fapl >= 0) H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18);
-  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
+  /* no time stamps in the root group's header (the 1.8 format's object headers keep them):
+     one input, one file, byte for byte, whenever it is written */
+  hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+  if (fcpl >= 0) H5Pset_obj_track_times(fcpl, 0);
+  hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl >= 0 ? fcpl : H5P_DEFAULT,
+                      fapl >= 0 ? fapl : H5P_DEFAULT);
+  if (fcpl >= 0) H5Pclose(fcpl);
   if (fapl >= 0) H5Pclose(fapl);
   return f;
 }
