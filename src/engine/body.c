@@ -296,15 +296,5 @@ void awe_body_assemble(const awe_model *m, const awe_work *w, double *dydt) {
 
 
 double awe_body_normalize(const awe_model *m, const awe_work *w, double *y) {
-  double dmax = 0.0;
-  for (int j = 0; j < m->nbody; j++) {
-    int o = w->body_x[j];
-    if (o < 0) continue;
-    double *q = y + o + 6;
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (fabs(n - 1.0) > dmax) dmax = fabs(n - 1.0);
-    if (n > 0.0)
-      for (int i = 0; i < 4; i++) q[i] /= n;
-  }
-  return dmax;
+  return awe_quat_states_normalize(w->body_x, m->nbody, y);
 }

@@ -329,10 +329,10 @@ void awe_wing_assemble(const awe_model *m, const awe_work *w, double *dydt) {
 }
 
 
-double awe_wing_normalize(const awe_model *m, const awe_work *w, double *y) {
+double awe_quat_states_normalize(const int *x_off, int nblock, double *y) {
   double dmax = 0.0;
-  for (int j = 0; j < m->nwing; j++) {
-    int o = w->wing_x[j];
+  for (int j = 0; j < nblock; j++) {
+    int o = x_off[j];
     if (o < 0) continue;
     double *q = y + o + 6;
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -341,6 +341,11 @@ double awe_wing_normalize(const awe_model *m, const awe_work *w, double *y) {
       for (int i = 0; i < 4; i++) q[i] /= n;
   }
   return dmax;
+}
+
+
+double awe_wing_normalize(const awe_model *m, const awe_work *w, double *y) {
+  return awe_quat_states_normalize(w->wing_x, m->nwing, y);
 }
 
 

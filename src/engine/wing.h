@@ -79,6 +79,9 @@ void awe_wing_dynamics(const awe_model *m, awe_work *w, unsigned flags);
 void awe_wing_assemble(const awe_model *m, const awe_work *w, double *dydt);
 
 /* Renormalise the quaternions in y; returns max ||Q| - 1| before. */
+/* Unit quaternions y[x_off[j] + 6 .. + 9] of n pose blocks (wings, bodies; -1: none); the
+ * largest deviation |q| - 1 before. */
+double awe_quat_states_normalize(const int *x_off, int n, double *y);
 double awe_wing_normalize(const awe_model *m, const awe_work *w, double *y);
 
 /* Kinetic energy of the rigid wings at y [J]. */

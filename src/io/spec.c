@@ -88,3 +88,13 @@ void awe_spec_deprecated(awe_spec *s, const awe_loc *loc, const char *key, const
   va_end(ap);
   awe_warn(&s->warnings, loc, "%s", msg);
 }
+
+
+int awe_ref_index(const awe_ref *r, const char *const *names, int n) {
+  if (r->name) {
+    for (int i = 0; i < n; i++)
+      if (names[i] && !strcmp(names[i], r->name)) return i;
+    return -1;
+  }
+  return r->index >= 1 && r->index <= n ? r->index - 1 : -1;
+}

@@ -28,6 +28,9 @@ typedef struct {
 
 #define AWE_REF_GIVEN(r) ((r).name != NULL || (r).index != 0)
 
+/* The 0-based index of reference r among n names (by name, or its 1-based index), else -1. */
+int awe_ref_index(const awe_ref *r, const char *const *names, int n);
+
 /* A weighted set of points (wing origin, reference points): [[id, w], ...] or [a, b] or a. */
 typedef struct {
   int n;

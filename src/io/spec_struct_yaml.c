@@ -860,15 +860,6 @@ awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const cha
 }
 
 
-/* the 0-based index of the reference r among n names (a name, or a 1-based index), else -1 */
-static int ref_index(const awe_ref *r, const char *const *names, int n) {
-  if (r->name) {
-    for (int i = 0; i < n; i++)
-      if (names[i] && !strcmp(names[i], r->name)) return i;
-    return -1;
-  }
-  return r->index >= 1 && r->index <= n ? r->index - 1 : -1;
-}
 
 /* SymbolicAWEModels 0.13 on: a particle wing's nodes are DYNAMIC points, members of the wing
  * through its stations (twist surfaces); awesim's WING type marks the same membership */
@@ -883,10 +874,10 @@ static awe_status station_points_join_wings(awe_spec *s, awe_err *err) {
     awe_wing_spec *w = &ss->wings[wi];
     if (w->type != AWE_WING_PARTICLE) continue;
     for (int k = 0; k < w->ngroup; k++) {
-      int g = ref_index(&w->groups[k], gn, ss->ngroup);
+      int g = awe_ref_index(&w->groups[k], gn, ss->ngroup);
       if (g < 0) continue; /* the model build names the unknown station */
       for (int j = 0; j < ss->groups[g].npoint; j++) {
-        int p = ref_index(&ss->groups[g].points[j], pn, ss->npoint);
+        int p = awe_ref_index(&ss->groups[g].points[j], pn, ss->npoint);
         if (p < 0 || ss->points[p].type != AWE_PT_DYNAMIC) continue;
         ss->points[p].type = AWE_PT_WING;
         if (!AWE_REF_GIVEN(ss->points[p].wing)) {

@@ -65,16 +65,6 @@ static void opt_transform(FILE *f, const awe_model *m, int k) {
   }
 }
 
-/* a reference of the spec (a transform's wing, points, base transform) resolved against the
- * model's names: its index, -1 when not given or unknown */
-static int ref_index(const awe_ref *r, const char *const *names, int n) {
-  if (r->name) {
-    for (int i = 0; i < n; i++)
-      if (names[i] && !strcmp(names[i], r->name)) return i;
-    return -1;
-  }
-  return r->index >= 1 && r->index <= n ? r->index - 1 : -1;
-}
 
 void awe_awesio_connectivity_sha(const awe_model *m, char hex[65]) {
   /* each field is at most 2 x 11 digits + 2 characters */
@@ -409,16 +399,16 @@ static void transforms(FILE *f, const awe_model *m) {
     else fputs("null", f);
     fputs(", ", f);
     opt_name(f, m->point_name, AWE_REF_GIVEN(T->base_point)
-                                   ? ref_index(&T->base_point, m->point_name, m->npoint) : -1);
+                                   ? awe_ref_index(&T->base_point, m->point_name, m->npoint) : -1);
     fputs(", ", f);
     opt_transform(f, m, AWE_REF_GIVEN(T->base_transform)
-                            ? ref_index(&T->base_transform, tn, m->ntransform) : -1);
+                            ? awe_ref_index(&T->base_transform, tn, m->ntransform) : -1);
     fputs(", ", f);
     opt_name(f, m->wing_name, AWE_REF_GIVEN(T->wing)
-                                  ? ref_index(&T->wing, m->wing_name, m->nwing) : -1);
+                                  ? awe_ref_index(&T->wing, m->wing_name, m->nwing) : -1);
     fputs(", ", f);
     opt_name(f, m->point_name, AWE_REF_GIVEN(T->rot_point)
-                                   ? ref_index(&T->rot_point, m->point_name, m->npoint) : -1);
+                                   ? awe_ref_index(&T->rot_point, m->point_name, m->npoint) : -1);
     fputs("]\n", f);
   }
   free(tn);
