@@ -20,6 +20,22 @@ long long awe_h5_npoints(hid_t obj, int is_attr) {
 }
 
 
+/* H5Dread with a conversion buffer no larger than the data: HDF5's default is a zeroed 1 MiB
+ * per read that converts (float32 or big-endian files), most of a small read's cost */
+static herr_t read_converted(hid_t d, hid_t mem_type, hid_t file_type, size_t n, size_t esize,
+                             void *out) {
+  size_t fsize = file_type >= 0 ? H5Tget_size(file_type) : 0;
+  size_t el = fsize > esize ? fsize : esize;
+  size_t buf = n < ((size_t)1 << 20) / (el ? el : 1) ? n * el : (size_t)1 << 20;
+  if (buf < 64) buf = 64;
+  hid_t dx = H5Pcreate(H5P_DATASET_XFER);
+  if (dx < 0) return -1;
+  herr_t rc = H5Pset_buffer(dx, buf, NULL, NULL);
+  if (rc >= 0) rc = H5Dread(d, mem_type, H5S_ALL, H5S_ALL, dx, out);
+  H5Pclose(dx);
+  return rc;
+}
+
 awe_status awe_h5_read_num(hid_t loc, const char *path, const char *name, int rank_min,
                            int rank_max, hid_t mem_type, size_t esize, void **out,
                            hsize_t dims[4], int *rank, size_t *n, awe_err *err) {
@@ -53,7 +69,7 @@ awe_status awe_h5_read_num(hid_t loc, const char *path, const char *name, int ra
       *n = (size_t)cnt;
       *out = malloc(*n ? *n * esize : 1);
       if (!*out) st = awe_err_set(err, AWE_ENOMEM, "%s: out of memory for /%s", path, name);
-      else if (*n && H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+      else if (*n && read_converted(d, mem_type, t, *n, esize, *out) < 0)
         st = awe_err_set(err, AWE_EINVAL, "%s: cannot read /%s (truncated or damaged file)", path,
                          name);
     }
