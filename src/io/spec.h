@@ -214,6 +214,7 @@ typedef struct {
   double angular_damping[3]; /* [1/s] */
   double world_frame_damping[3]; /* per-mass damping of the velocity, world axes [1/s] */
   int is_static;          /* STATIC: clamped to its initial pose */
+  awe_ref transform;      /* transform_idx: pos and Q are CAD then, moved as its points */
   awe_loc loc;
 } awe_body_spec;
 

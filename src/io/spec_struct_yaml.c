@@ -897,7 +897,7 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "extra_mass", "mass",
                                      "inertia_principal", "inertia", "pos", "vel", "Q_b_to_w",
                                      "orientation", "omega_b", "angular_damping", "world_frame_damping",
-                                     "type"};
+                                     "type", "transform_idx", "transform", "wing"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "bodies", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -961,6 +961,12 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       if (!(n > 0.0)) return awe_err_at(err, AWE_EINVAL, &qn->loc, "%s: zero quaternion", w);
       for (int k = 0; k < 4; k++) b->q[k] /= n;
     }
+    /* SAM's V3Kite beam files: transform_idx places the body with that transform's points
+     * (pos and Q_b_to_w are then CAD); their 'wing' column names the wing whose frame the
+     * body belongs to, which awesim takes from the points riding it */
+    const char *tcol = awe_row_get(r, "transform_idx") ? "transform_idx" : "transform";
+    snprintf(w, sizeof(w), "%s: %s", what, tcol);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, tcol), w, &b->transform, err));
     static const enum_name body_types[] = {
         {"DYNAMIC", 0, NULL, NULL}, {"STATIC", 1, NULL, NULL}, {"FIXED", 1, NULL, NULL}};
     snprintf(w, sizeof(w), "%s: type", what);

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/kite_frames.h"
 #include "util/vec3.h"
 
 
@@ -407,7 +408,8 @@ static double heading_of(const double r[3], const double ex[3]) {
 }
 
 
-/* apply p' = B + R (p - B) to the members of transform k */
+/* apply p' = B + R (p - B) to the members of transform k, and to its bodies' poses
+ * (Q' = R Q: the body turns with its points) */
 static void rotate_members(awe_model *m, const int *member, int k, const double B[3],
                            const double R[9]) {
   for (int i = 0; i < m->npoint; i++) {
@@ -416,6 +418,18 @@ static void rotate_members(awe_model *m, const int *member, int k, const double 
     awe_v3_sub(d, m->point_pos0 + 3 * i, B);
     awe_mat3_vec(R, d, d);
     for (int j = 0; j < 3; j++) m->point_pos0[3 * i + j] = B[j] + d[j];
+  }
+  for (int i = 0; i < m->nbody; i++) {
+    if (m->body_transform[i] != k) continue;
+    double d[3], Rb[9], Rn[9];
+    awe_v3_sub(d, m->body_pos0 + 3 * i, B);
+    awe_mat3_vec(R, d, d);
+    for (int j = 0; j < 3; j++) m->body_pos0[3 * i + j] = B[j] + d[j];
+    awe_quat_to_R(m->body_q0 + 4 * i, Rb);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        Rn[3 * r + c] = R[3 * r] * Rb[c] + R[3 * r + 1] * Rb[3 + c] + R[3 * r + 2] * Rb[6 + c];
+    awe_R_to_quat(Rn, m->body_q0 + 4 * i);
   }
 }
 
@@ -469,6 +483,8 @@ static awe_status apply_transforms(awe_model *m, const awe_spec *s, awe_diag *wa
       awe_v3_sub(d, B, m->point_pos0 + 3 * basep);
       for (int i = 0; i < np; i++)
         if (member[i] == k) awe_v3_addto(m->point_pos0 + 3 * i, 1.0, d);
+      for (int i = 0; i < m->nbody; i++)
+        if (m->body_transform[i] == k) awe_v3_addto(m->body_pos0 + 3 * i, 1.0, d);
     }
     /* b. elevation and azimuth: minimal rotation of the current radial onto the target */
     double P[3], rel[3];
@@ -507,6 +523,14 @@ static awe_status apply_transforms(awe_model *m, const awe_spec *s, awe_diag *wa
       double d[3];
       awe_v3_sub(d, m->point_pos0 + 3 * i, B);
       awe_v3_cross(m->point_vel0 + 3 * i, Om, d);
+    }
+    for (int i = 0; i < m->nbody; i++) {
+      if (m->body_transform[i] != k) continue;
+      double d[3], Rb[9];
+      awe_v3_sub(d, m->body_pos0 + 3 * i, B);
+      awe_v3_cross(m->body_vel0 + 3 * i, Om, d);
+      awe_quat_to_R(m->body_q0 + 4 * i, Rb);
+      awe_mat3_tvec(Rb, Om, m->body_omega0 + 3 * i); /* body frame */
     }
     for (int j = 0; j < 3; j++) rotpos[3 * k + j] = B[j] + dl * r[j];
   }

@@ -78,7 +78,9 @@ int awe_point_is_slave(const awe_model *m, int i) {
 
 
 int awe_point_has_state(const awe_model *m, int i) {
-  /* particle-wing points move freely; rigid-wing points are slaves of the wing body */
+  /* particle-wing points move freely; rigid-wing points are slaves of the wing body, points
+   * riding a rigid body (engine/body.h) are placed by it */
+  if (m->point_body && m->point_body[i] >= 0) return 0;
   if (m->point_type[i] == AWE_PT_DYNAMIC) return 1;
   return m->point_type[i] == AWE_PT_WING && !awe_point_is_slave(m, i);
 }

@@ -220,6 +220,7 @@ typedef struct awe_model {
   double *body_damp;          /* [3n] angular damping [1/s] */
   double *body_wfd;           /* [3n] world-frame damping of the velocity [1/s] */
   unsigned char *body_static; /* clamped to the initial pose */
+  int *body_transform;        /* transform placing it with its points (pos, Q were CAD), -1 */
   int *point_body;            /* [npoint] the body a point rides (STATIC type, no state), -1 */
   double *point_anchor_b;     /* [3 npoint] its offset from the body's origin, body frame [m] */
   int *body_point_adr, *body_point_num, *body_points; /* riding points of each body (CSR) */

@@ -118,6 +118,10 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->body_damp, 3 * n);
   AWE_MB_ALLOC(m->body_wfd, 3 * n);
   AWE_MB_ALLOC(m->body_static, n);
+  AWE_MB_ALLOC(m->body_transform, n);
+  const char **tnames = awe_pool_array(m->pool, (size_t)(m->ntransform + 1), sizeof(*tnames));
+  if (!tnames) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int t = 0; t < m->ntransform; t++) tnames[t] = m->transforms[t].name;
   const awe_loc **locs = awe_pool_array(m->pool, (size_t)(n > 0 ? n : 1), sizeof(*locs));
   if (!locs) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   for (int i = 0; i < n; i++) {
@@ -134,6 +138,13 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
     memcpy(m->body_damp + 3 * i, s->angular_damping, 3 * sizeof(double));
     memcpy(m->body_wfd + 3 * i, s->world_frame_damping, 3 * sizeof(double));
     m->body_static[i] = (unsigned char)s->is_static;
+    m->body_transform[i] = -1;
+    if (AWE_REF_GIVEN(s->transform)) {
+      char owner[300];
+      snprintf(owner, sizeof(owner), "body '%s'", s->name);
+      AWE_TRY(awe_mb_resolve(&s->transform, tnames, m->ntransform, "transform", owner,
+                             &m->body_transform[i], err));
+    }
     if (!(s->mass >= 0.0) || !isfinite(s->mass))
       return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': mass must be >= 0 kg (got %g)",
                         s->name, s->mass);
@@ -313,6 +324,17 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
     }
     nride++;
     m->body_point_num[j]++;
+    /* a body without a transform of its own moves with the transform of its points (it is in
+     * their CAD frame: its riders' offsets were taken there) */
+    if (!AWE_REF_GIVEN(ss->bodies[j].transform)) {
+      int pt = m->point_transform ? m->point_transform[i] : -1;
+      int first = m->body_point_num[j] == 1;
+      if (first) m->body_transform[j] = pt;
+      else if (m->body_transform[j] != pt)
+        return awe_err_at(err, AWE_EINVAL, &ss->bodies[j].loc,
+                          "body '%s': the points riding it belong to different transforms (or "
+                          "some to none): give the body a transform_idx", m->body_name[j]);
+    }
     if (m->body_static[j]) continue;
     double mi = m->point_mass0[i], rr = awe_v3_dot(a, a);
     m->body_mass[j] += mi;

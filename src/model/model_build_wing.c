@@ -160,7 +160,13 @@ awe_status awe_mb_wings_groups(awe_mb_builder *b, awe_err *err) {
     char owner[300];
     snprintf(owner, sizeof(owner), "point '%s'", p->name);
     if (AWE_REF_GIVEN(p->body)) {
-      /* rides a rigid body (model_build_body.c): no state, placed by the body */
+      /* rides a rigid body (model_build_body.c): no state, placed by the body. A rider that
+       * names a wing stays that wing's point (its aerodynamic force reaches the body) */
+      if (m->point_type[i] == AWE_PT_WING && AWE_REF_GIVEN(p->wing) && nw > 0) {
+        AWE_TRY(awe_mb_resolve(&p->wing, m->wing_name, nw, "wing", owner, &m->point_wing[i],
+                               err));
+        continue;
+      }
       m->point_type[i] = AWE_PT_STATIC;
       continue;
     }
