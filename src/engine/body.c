@@ -234,6 +234,22 @@ void awe_tube_wrench(const awe_model *m, const awe_work *w, int i, double Fa[3],
 }
 
 
+/* acc -= R B R^T (v - v_o): damping of the body's velocity relative to the origin of its wing,
+ * in the wing's axes (SAM's body_frame_damping; a particle wing's points have the same) */
+static void frame_damping(const awe_model *m, const awe_work *w, int j, double acc[3]) {
+  const double *b = m->body_bfd + 3 * j;
+  int jw = m->body_wing[j];
+  if (jw < 0 || (b[0] == 0.0 && b[1] == 0.0 && b[2] == 0.0)) return;
+  const double *R = w->wing_R + 9 * jw;
+  double dv[3], l[3], d[3];
+  awe_v3_sub(dv, w->body_vel + 3 * j, w->wing_vel + 3 * jw);
+  awe_mat3_tvec(R, dv, l);
+  for (int k = 0; k < 3; k++) l[k] *= b[k];
+  awe_mat3_vec(R, l, d);
+  awe_v3_addto(acc, -1.0, d);
+}
+
+
 void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
   if (m->nbody == 0) return;
   for (int j = 0; j < m->nbody; j++) {
@@ -271,6 +287,7 @@ void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     for (int k = 0; k < 3; k++)
       dy[3 + k] = w->body_force[3 * j + k] / m->body_mass[j] -
                   m->body_wfd[3 * j + k] * w->body_vel[3 * j + k];
+    frame_damping(m, w, j, dy + 3);
     double Mb[3], Iw[3], g[3], al[3];
     awe_mat3_tvec(R, w->body_moment + 3 * j, Mb);
     awe_mat3_vec(I, om, Iw);

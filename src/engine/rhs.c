@@ -103,8 +103,9 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
   }
   awe_kcu_unpack(m, w, y);
   awe_group_unpack(m, w, y);
-  awe_wing_kinematics(m, w, y);
+  /* bodies first: a particle wing's frame may hang on points riding them */
   awe_body_kinematics(m, w, y);
+  awe_wing_kinematics(m, w, y);
 }
 
 

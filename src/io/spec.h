@@ -213,6 +213,8 @@ typedef struct {
   double omega_b[3];      /* [rad/s] */
   double angular_damping[3]; /* [1/s] */
   double world_frame_damping[3]; /* per-mass damping of the velocity, world axes [1/s] */
+  double body_frame_damping[3];  /* of the velocity relative to a wing's origin, wing axes [1/s] */
+  awe_ref wing;           /* the wing whose frame body_frame_damping uses (else its riders') */
   int is_static;          /* STATIC: clamped to its initial pose */
   awe_ref transform;      /* transform_idx: pos and Q are CAD then, moved as its points */
   awe_loc loc;

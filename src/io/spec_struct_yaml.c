@@ -897,7 +897,8 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
   static const char *const cols[] = {"name", "idx", "id", "extra_mass", "mass",
                                      "inertia_principal", "inertia", "pos", "vel", "Q_b_to_w",
                                      "orientation", "omega_b", "angular_damping", "world_frame_damping",
-                                     "type", "transform_idx", "transform", "wing"};
+                                     "type", "transform_idx", "transform", "wing", "wing_idx",
+                                     "body_frame_damping"};
   awe_table t;
   AWE_TRY(awe_table_read(s, blk, "bodies", cols, AWE_ARRLEN(cols), &t, err));
   awe_struct_spec *ss = &s->structure;
@@ -951,6 +952,8 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
     AWE_TRY(awe_row_opt_vec3(r, "angular_damping", what, zero, 1, b->angular_damping, err));
     AWE_TRY(awe_row_opt_vec3(r, "world_frame_damping", what, zero, 1, b->world_frame_damping,
                              err));
+    AWE_TRY(awe_row_opt_vec3(r, "body_frame_damping", what, zero, 1, b->body_frame_damping,
+                             err));
     b->q[0] = 1.0;
     const awe_ynode *qn = awe_row_get(r, "Q_b_to_w");
     if (awe_ynode_is_nothing(qn)) qn = awe_row_get(r, "orientation");
@@ -962,8 +965,11 @@ static awe_status read_bodies(awe_spec *s, const awe_ynode *blk, awe_err *err) {
       for (int k = 0; k < 4; k++) b->q[k] /= n;
     }
     /* SAM's V3Kite beam files: transform_idx places the body with that transform's points
-     * (pos and Q_b_to_w are then CAD); their 'wing' column names the wing whose frame the
-     * body belongs to, which awesim takes from the points riding it */
+     * (pos and Q_b_to_w are then CAD); 'wing' names the wing whose frame body_frame_damping
+     * uses (V3Kite.jl: beam_body_damping follows the points' body_sim_damping) */
+    const char *wcol = awe_row_get(r, "wing_idx") ? "wing_idx" : "wing";
+    snprintf(w, sizeof(w), "%s: %s", what, wcol);
+    AWE_TRY(awe_parse_ref(s, awe_row_get(r, wcol), w, &b->wing, err));
     const char *tcol = awe_row_get(r, "transform_idx") ? "transform_idx" : "transform";
     snprintf(w, sizeof(w), "%s: %s", what, tcol);
     AWE_TRY(awe_parse_ref(s, awe_row_get(r, tcol), w, &b->transform, err));

@@ -221,6 +221,9 @@ typedef struct awe_model {
   double *body_wfd;           /* [3n] world-frame damping of the velocity [1/s] */
   unsigned char *body_static; /* clamped to the initial pose */
   int *body_transform;        /* transform placing it with its points (pos, Q were CAD), -1 */
+  double *body_bfd;           /* [3n] damping of the velocity relative to the origin of wing
+                                 body_wing, its axes [1/s] (SAM's body_frame_damping) */
+  int *body_wing;             /* that wing (given, or the wing of its riders), -1 */
   int *point_body;            /* [npoint] the body a point rides (STATIC type, no state), -1 */
   double *point_anchor_b;     /* [3 npoint] its offset from the body's origin, body frame [m] */
   int *body_point_adr, *body_point_num, *body_points; /* riding points of each body (CSR) */

@@ -119,6 +119,8 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->body_wfd, 3 * n);
   AWE_MB_ALLOC(m->body_static, n);
   AWE_MB_ALLOC(m->body_transform, n);
+  AWE_MB_ALLOC(m->body_bfd, 3 * n);
+  AWE_MB_ALLOC(m->body_wing, n);
   const char **tnames = awe_pool_array(m->pool, (size_t)(m->ntransform + 1), sizeof(*tnames));
   if (!tnames) return awe_err_set(err, AWE_ENOMEM, "out of memory");
   for (int t = 0; t < m->ntransform; t++) tnames[t] = m->transforms[t].name;
@@ -139,6 +141,14 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
     memcpy(m->body_wfd + 3 * i, s->world_frame_damping, 3 * sizeof(double));
     m->body_static[i] = (unsigned char)s->is_static;
     m->body_transform[i] = -1;
+    m->body_wing[i] = -1;
+    memcpy(m->body_bfd + 3 * i, s->body_frame_damping, 3 * sizeof(double));
+    if (AWE_REF_GIVEN(s->wing)) {
+      char owner[300];
+      snprintf(owner, sizeof(owner), "body '%s'", s->name);
+      AWE_TRY(awe_mb_resolve(&s->wing, m->wing_name, m->nwing, "wing", owner,
+                             &m->body_wing[i], err));
+    }
     if (AWE_REF_GIVEN(s->transform)) {
       char owner[300];
       snprintf(owner, sizeof(owner), "body '%s'", s->name);
@@ -335,6 +345,7 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
                           "body '%s': the points riding it belong to different transforms (or "
                           "some to none): give the body a transform_idx", m->body_name[j]);
     }
+    if (!AWE_REF_GIVEN(ss->bodies[j].wing) && m->body_wing[j] < 0) m->body_wing[j] = m->point_wing[i];
     if (m->body_static[j]) continue;
     double mi = m->point_mass0[i], rr = awe_v3_dot(a, a);
     m->body_mass[j] += mi;
@@ -351,6 +362,11 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
     /* a DYNAMIC body with its riding points: positive mass, symmetric positive definite
      * inertia (leading minors) */
     const awe_loc *loc = &ss->bodies[j].loc;
+    const double *bfd = m->body_bfd + 3 * j;
+    if ((bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0) && m->body_wing[j] < 0)
+      return awe_err_at(err, AWE_EINVAL, loc, "body '%s': body_frame_damping damps the motion "
+                        "relative to a wing's frame: name the wing (column wing_idx) or let "
+                        "points of a wing ride the body", m->body_name[j]);
     if (!(m->body_mass[j] > 0.0))
       return awe_err_at(err, AWE_EINVAL, loc, "body '%s': a DYNAMIC body needs a positive mass "
                         "(its extra_mass and the masses of the points riding it: %g kg)",
