@@ -299,6 +299,21 @@ void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     awe_quat_mul(Q, o4, qq);
     double n2 = Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2] + Q[3] * Q[3];
     for (int k = 0; k < 4; k++) dy[6 + k] = 0.5 * qq[k] + AWE_QUAT_GAIN * (1.0 - n2) * Q[k];
+    if ((flags & AWE_CTX_FIX_SPHERE) && m->body_wing[j] >= 0) {
+      /* the steady state holds a wing's bodies on its sphere as its particles: they move only
+       * radially from the wing's base (their rotations stay free, held by the tubes) */
+      const double *base = w->wg[m->body_wing[j]].base;
+      double r[3];
+      awe_v3_sub(r, w->body_pos + 3 * j, base);
+      double r2 = awe_v3_dot(r, r);
+      if (r2 > 0.0) {
+        double sv = awe_v3_dot(dy, r) / r2, sa = awe_v3_dot(dy + 3, r) / r2;
+        for (int k = 0; k < 3; k++) {
+          dy[k] = sv * r[k];
+          dy[3 + k] = sa * r[k];
+        }
+      }
+    }
     if (flags & AWE_CTX_FIX_WING) memset(dy, 0, 13 * sizeof(double));
   }
 }

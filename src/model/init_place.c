@@ -224,6 +224,16 @@ static awe_status place_tethers(awe_model *m, const awe_spec *s, awe_diag *warn,
     for (int k = 0; k < 3; k++) p[3 * i + k] += cdisp[3 * c + k] / ccount[c];
     moved[i] = 1;
   }
+  /* bodies move with the component of their riders, else of their wing's points */
+  for (int j = 0; j < m->nbody; j++) {
+    int c = -1;
+    for (int k = 0; k < m->body_point_num[j] && c < 0; k++)
+      c = comp[m->body_points[m->body_point_adr[j] + k]];
+    for (int i = 0; i < np && c < 0 && m->body_wing[j] >= 0; i++)
+      if (m->point_wing[i] == m->body_wing[j] && m->point_type[i] == AWE_PT_WING) c = comp[i];
+    if (c < 0 || m->body_static[j]) continue;
+    for (int k = 0; k < 3; k++) m->body_pos0[3 * j + k] += cdisp[3 * c + k] / ccount[c];
+  }
   /* straighten every tether with a moved end */
   for (int t = 0; t < nt; t++) {
     if (!moved[m->tether_start[t]] && !moved[m->tether_end[t]]) continue;
