@@ -112,6 +112,8 @@ double awe_model_total_mass(const awe_model *m) {
   double t = 0;
   for (int i = 0; i < m->npoint; i++)
     if (m->point_type[i] != AWE_PT_STATIC) t += m->point_mass0[i];
+  for (int j = 0; j < m->nbody; j++) /* their own: the riders' are counted above */
+    if (!m->body_static[j]) t += m->body_mass0[j];
   return t;
 }
 
