@@ -27,6 +27,10 @@
  *                 20 Hz, its full 600 s (three full cycles; tests/v3_2019.sh checks 470 s)
  *   v3flight10-600s scenarios/v3_2019_10mm.yaml: the same with the flown 10 mm tether and
  *                 down-loops, its full 600 s (two full cycles; tests/v3_2019_10mm.sh checks 330 s)
+ *   v3beamfig8-150s scenarios/v3_2019_beam.yaml for 150 s: the V3 as built (22 rigid bodies,
+ *                 21 Timoshenko tubes, 11 kg wing) parked, released and flying the first
+ *                 reel-out's figure eights (from 15 s) into its first reel-in
+ *   v3beamflight-600s the same scenario's 600 s (two pumping cycles)
  *   NAME-msbdf    each case again with run.solver=msbdf (GSL's BDF, dense LU: the default
  *                 stepper of scenarios that name none)
  *   NAME-rosw     each case again with run.solver=ros34pw2 (the Rosenbrock-W stepper)
@@ -204,6 +208,10 @@ static void flight_cases(const char *only) {
   spawn_case(only, "v3pump-320s", "scenarios/v3_pumping.yaml", NULL);
   spawn_case(only, "v3flight-600s", "scenarios/v3_2019.yaml", NULL);
   spawn_case(only, "v3flight10-600s", "scenarios/v3_2019_10mm.yaml", NULL);
+  /* the V3 as built (22 bodies, 21 tubes): its first reel-out's figure eights, then its 600 s */
+  const char *beam_f8[] = {"run.duration=150", NULL};
+  spawn_case(only, "v3beamfig8-150s", "scenarios/v3_2019_beam.yaml", beam_f8);
+  spawn_case(only, "v3beamflight-600s", "scenarios/v3_2019_beam.yaml", NULL);
   spawn_case(only, "2plate-25s-msbdf", "scenarios/2plate_parked.yaml", p25m);
   spawn_case(only, "2plate-60s-msbdf", "scenarios/2plate_parked.yaml", p60m);
   spawn_case(only, "refine-60s-msbdf", "scenarios/2plate_refine.yaml", p60m);
