@@ -63,8 +63,8 @@ grep_in "rt: mass edited" "$tmp/rt/m/doc.yml" '"end_mass", DYNAMIC, null, \[[^]]
 check "rt: edited" 0 "$AWESIM" simulate "$tmp/rt/doc.yaml" --set run.duration=60 -o "$tmp/rt/c.h5" -q
 check "rt: the edit is seen" 1 $py tests/lib/h5_same.py "$tmp/rt/a.h5" "$tmp/rt/c.h5" 1e-9
 
-# versions: another major is refused, a newer minor warned about; bodies and tubes are
-# refused with one error naming the block
+# versions: another major is refused, a newer minor warned about; tubes without bodies, and
+# a law awesim does not know, are refused with one error naming them
 doc=$tmp/rt/m/doc.yml
 sed 's/awesIO_version: 1\.0\.0/awesIO_version: 2.0.0/' "$doc" >"$tmp/v2.yml"
 check "major 2 refused" 65 "$AWESIM" check "$tmp/v2.yml"
@@ -74,8 +74,11 @@ sed 's/doc\.yml"/v13.yml"/' "$tmp/rt/m/system.yaml" >"$tmp/rt/m/system13.yaml"
 check "minor 3 loads" 0 "$AWESIM" check -q "$tmp/rt/m/system13.yaml"
 grep_in "minor 3 warned" "$tmp/err" "warning: .*v13.yml:5:[0-9]+: metadata.awesIO_version: 1.3.0 is newer"
 { cat "$doc"; printf 'tubes:\n  headers: [name, bodies, diameter, pressure, law]\n  units: ["-", "-", m, Pa, "-"]\n  data:\n    - [t, [a, b], 0.1, 1000, linear]\n'; } >"$tmp/tubes.yml"
-check "tubes refused" 65 "$AWESIM" check "$tmp/tubes.yml"
-grep_in "tubes named" "$tmp/err" "block 'tubes' \(inflated beam elements between bodies\) is not read"
+check "tubes without bodies refused" 65 "$AWESIM" check "$tmp/tubes.yml"
+grep_in "tubes named" "$tmp/err" "tubes.yml:[0-9]+:[0-9]+: block 'tubes' needs the bodies they join \(block 'bodies'\)"
+{ cat "$tmp/tubes.yml"; printf 'bodies:\n  headers: [name, type, pos_ENU, Q_KA_to_ENU, extra_mass, extra_inertia_KA]\n  units: ["-", "-", m, "-", kg, kg*m^2]\n  data:\n    - [a, STATIC, [0, 0, 0], [1, 0, 0, 0], 1, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n    - [b, DYNAMIC, [1, 0, 0], [1, 0, 0, 0], 1, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n'; } >"$tmp/law.yml"
+check "unknown tube law refused" 65 "$AWESIM" check "$tmp/law.yml"
+grep_in "law named" "$tmp/err" "law.yml:[0-9]+:[0-9]+: tubes: tube 't': law 'linear' \(allowed: breukels2011, none\)"
 # wings are read back (tests/awesio_roundtrip.sh flies them): the bare document stops only at
 # the winch settings it does not carry
 check "wings read" 65 "$AWESIM" check "$tmp/2plate.yml"

@@ -21,15 +21,21 @@
  *      centre of mass below the hook, rotated by atan2(-0.3, 0.5) (tests/data/bodies/
  *      hanging_body.yaml);
  *  (d) the YAML models load (rigidities from the Breukels law) and simulate, also through the
- *      CLI (`awesim check`, `awesim simulate` on tests/data/bodies/inflated_beam_scenario.yaml).
+ *      CLI (`awesim check`, `awesim simulate` on tests/data/bodies/inflated_beam_scenario.yaml);
+ *  (e) the awesIO document of the inflated beam (awesio_write.h): its connectivity_sha with the
+ *      bodies and tubes as the schema defines it, and read back, the same bodies, tubes and
+ *      riders bit for bit (masses, inertias, rigidities, rest geometry).
  */
 #include "test_physics_util.h"
 #include "analysis/modal.h"
 #include "engine/body.h"
 #include "engine/rhs.h"
+#include "output/awesio_write.h"
 #include "util/kite_frames.h"
+#include "util/sha256.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -581,11 +587,102 @@ static void test_cli(void) {
   ENSURE_NEAR(t, 1.0, 1e-12);
   ENSURE(z < -0.01 && z > -0.05);
   ENSURE(qy > 0.0 && qy < 0.05);
-  /* the awesIO writer does not drop them silently */
-  snprintf(cmd, sizeof(cmd), "%s convert --to awesio -o /tmp/awesim-bodies-convert-%d.yml "
-           "tests/data/bodies/inflated_beam_scenario.yaml 2>&1", bin, (int)getpid());
-  ENSURE(run_cmd(cmd, out, sizeof(out)) == 65);
-  ENSURE_CONTAINS(out, "rigid bodies or tubes");
+  /* the awesIO writer keeps them: blocks bodies and tubes, the body-frame anchor of the
+   * elastic hinge, and the Breukels law of the four beam elements (tests/awesio_roundtrip.sh
+   * reads the document back and flies it) */
+  char doc[128];
+  snprintf(doc, sizeof(doc), "/tmp/awesim-bodies-convert-%d.yml", (int)getpid());
+  snprintf(cmd, sizeof(cmd), "%s convert --to awesio -o %s "
+           "tests/data/bodies/inflated_beam_scenario.yaml 2>&1 && cat %s", bin, doc, doc);
+  ENSURE(run_cmd(cmd, out, sizeof(out)) == 0);
+  remove(doc);
+  ENSURE_CONTAINS(out, "\nbodies:\n  headers: [name, type, pos_ENU, Q_KA_to_ENU, extra_mass, "
+                  "extra_inertia_KA,");
+  ENSURE_CONTAINS(out, "    - [\"root\", STATIC, [0, 0, 0], [1, 0, 0, 0], 0, [[0.001, 0, 0], "
+                  "[0, 0.001, 0], [0, 0, 0.001]],");
+  ENSURE_CONTAINS(out, "    - [\"le_1\", [\"root\", \"b1\"], 0.10000000000000001, 30000, "
+                  "breukels2011, timoshenko,");
+  ENSURE_CONTAINS(out, "    - [\"hinge\", [\"b4\", \"tip\"], 0, 0, none, elastic, null, null, "
+                  "null, null, null, null, 10000, 2000, 5, 20, 0.02, [0.050000000000000003, 0, "
+                  "0], [-0.050000000000000003, 0, 0]]");
+}
+
+
+/* (e) the inflated beam written as an awesIO document and read back: the same model */
+#define SAME(f, n) \
+  do { \
+    if (memcmp(a->f, b->f, sizeof(*a->f) * (size_t)(n))) HARNESS_FAIL("awesIO: " #f " differs"); \
+  } while (0)
+
+static void test_awesio_roundtrip(void) {
+  awe_spec *s = sp_load("tests/data/bodies/inflated_beam_scenario.yaml", NULL);
+  if (!s) return;
+  awe_sim *sim = sp_sim(s, NULL);
+  if (!sim) return;
+  const awe_model *a = sim->m;
+  /* the schema's preimage: points, segments; bodies, each tube's two bodies (one-based) */
+  char hex[65], want[65];
+  const char *pre = "1;6;1,2;2,3;3,4;4,5;5,6;";
+  awe_sha256_hex((const unsigned char *)pre, strlen(pre), want);
+  awe_awesio_connectivity_sha(a, hex);
+  ENSURE_STR(hex, want);
+  awe_err e = {0};
+  char *doc = awe_awesio_string(a, "inflated_beam", "test", &e);
+  ENSURE(doc != NULL);
+  if (!doc) {
+    sp_free(sim, s);
+    return;
+  }
+  char dir[64], path[96], scen[96];
+  snprintf(dir, sizeof(dir), "/tmp/awesim-bodies-rt-%d", (int)getpid());
+  snprintf(path, sizeof(path), "%s/doc.yml", dir);
+  snprintf(scen, sizeof(scen), "%s/scenario.yaml", dir);
+  ENSURE(mkdir(dir, 0700) == 0);
+  FILE *f = fopen(path, "w"), *g = fopen(scen, "w");
+  ENSURE(f && g);
+  if (f) fputs(doc, f);
+  if (g)
+    fputs("awesim: 1\nname: inflated_beam\nmodel: {structure: doc.yml}\nsettings:\n"
+          "  system: {g_earth: 9.81}\n  environment: {v_wind: 0.0, rho_0: 1.225}\n"
+          "run: {duration: 1.0, dt: 0.01}\n", g);
+  if (f) fclose(f);
+  if (g) fclose(g);
+  free(doc);
+  awe_spec *s2 = sp_load(scen, NULL);
+  awe_sim *sim2 = s2 ? sp_sim(s2, NULL) : NULL;
+  remove(path);
+  remove(scen);
+  rmdir(dir);
+  ENSURE(sim2 != NULL);
+  if (sim2) {
+    const awe_model *b = sim2->m;
+    ENSURE(b->nbody == a->nbody && b->ntube == a->ntube && b->npoint == a->npoint);
+    if (b->nbody == a->nbody && b->ntube == a->ntube && b->npoint == a->npoint) {
+      int nb = a->nbody, nt = a->ntube;
+      SAME(body_mass, nb);
+      SAME(body_mass0, nb);
+      SAME(body_I, 9 * nb);
+      SAME(body_Iinv, 9 * nb);
+      SAME(body_pos0, 3 * nb);
+      SAME(body_q0, 4 * nb);
+      SAME(body_static, nb);
+      SAME(tube_body, 2 * nt);
+      SAME(tube_model, nt);
+      SAME(tube_k, 6 * nt);
+      SAME(tube_damping, nt);
+      SAME(tube_anchor, 6 * nt);
+      SAME(tube_L0, nt);
+      SAME(tube_Ra0, 9 * nt);
+      SAME(tube_Rb0, 9 * nt);
+      SAME(tube_Rrel0, 9 * nt);
+      SAME(point_body, a->npoint);
+      printf("  awesIO: %d bodies, %d tubes read back bit for bit\n", nb, nt);
+    }
+    sp_free(sim2, s2);
+  } else if (s2) {
+    awe_spec_free(s2);
+  }
+  sp_free(sim, s);
 }
 
 
@@ -603,5 +700,6 @@ int main(void) {
   RUN(test_yaml_loads);
   RUN(test_build_errors);
   RUN(test_cli);
+  RUN(test_awesio_roundtrip);
   return harness_report();
 }

@@ -439,8 +439,8 @@ static awesim_status log_hdf5_(awesim_sim *s, const char *path) {
   if (!path) return awe_api_fail(s, AWE_EUSAGE, "awesim_log_hdf5: no path");
   awe_err e = {0};
   if (awe_out_guard(s->spec, path, s->csv_path, &e)) return fail_err(s, &e);
-  char *topo = awe_awesio_string(s->m, s->spec->scenario.name, s->spec->scenario.path);
-  if (!topo) return awe_api_fail(s, AWE_ENOMEM, "out of memory");
+  char *topo = awe_awesio_string(s->m, s->spec->scenario.name, s->spec->scenario.path, &e);
+  if (!topo) return fail_err(s, &e);
   awe_h5_info info = {.solver = awe_integrator_name(s->sim->it), .command_line = "libawesim",
                       .scenario = s->spec->scenario_text, .topology = topo};
   awe_log_compression(s->spec, &info);

@@ -129,8 +129,8 @@ static awe_status sinks_open_lists(sinks *k, const options *o, const awe_spec *s
                                    awe_err *err) {
   if (h5path) {
     /* the log carries the model's structure: a viewer needs no model files */
-    char *topo = awe_awesio_string(m, spec->scenario.name, spec->scenario.path);
-    if (!topo) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+    char *topo = awe_awesio_string(m, spec->scenario.name, spec->scenario.path, err);
+    if (!topo) return err->code;
     awe_h5_info info = {.solver = solver, .command_line = cmdline,
                         .scenario = spec->scenario_text, .topology = topo};
     awe_log_compression(spec, &info);

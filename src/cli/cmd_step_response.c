@@ -366,8 +366,8 @@ static awe_status simulate_step(job *j, awe_err *err) {
 
   if (j->o.out) {
     make_dir_of(j->o.out);
-    char *topo = awe_awesio_string(m, j->spec->scenario.name, j->spec->scenario.path);
-    if (!topo) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+    char *topo = awe_awesio_string(m, j->spec->scenario.name, j->spec->scenario.path, err);
+    if (!topo) return err->code;
     awe_h5_info info = {.solver = awe_integrator_name(j->sim->it), .command_line = j->cmdline,
                         .scenario = j->spec->scenario_text, .topology = topo};
     awe_log_compression(j->spec, &info);  /* and output.channels, as simulate's log */

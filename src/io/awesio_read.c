@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io/spec_table.h"
 
@@ -156,15 +157,34 @@ static awe_status read_points(awe_spec *s, const table *t, awe_err *err) {
       AWE_TRY(awe_ynode_vec(c, "points: pos_CAD", 3, p->pos_cad, err));
     }
     const awe_ynode *ty = cell(t, i, "awesim_type");
+    int own = ty != NULL; /* awesim's own document: its columns say what the core ones mean */
     if (!ty) AWE_TRY(req(t, i, "type", &ty, err));
-    if (!strcmp(ty->str, "STATIC")) p->type = AWE_PT_STATIC;
-    else if (!strcmp(ty->str, "DYNAMIC")) p->type = AWE_PT_DYNAMIC;
-    else if (!strcmp(ty->str, "QUASI_STATIC")) p->type = AWE_PT_QUASI_STATIC;
-    else if (!strcmp(ty->str, "WING")) p->type = AWE_PT_WING;
+    if (ty->kind != AWE_Y_SCALAR) ty = NULL;
+    if (ty && !strcmp(ty->str, "STATIC")) p->type = AWE_PT_STATIC;
+    else if (ty && !strcmp(ty->str, "DYNAMIC")) p->type = AWE_PT_DYNAMIC;
+    else if (ty && !strcmp(ty->str, "QUASI_STATIC")) p->type = AWE_PT_QUASI_STATIC;
+    else if (ty && (!strcmp(ty->str, "WING") || (!own && !strcmp(ty->str, "BODY_STATIC"))))
+      p->type = AWE_PT_WING;
     else
-      return awe_err_at(err, AWE_EINVAL, &ty->loc, "point '%s': type '%s' (a point of a "
-                        "rigid body) is not read from an awesIO document yet (allowed: STATIC, "
-                        "DYNAMIC, QUASI_STATIC, and WING with awesim_wing)", p->name, ty->str);
+      return awe_err_at(err, AWE_EINVAL, ty ? &ty->loc : &p->loc, "point '%s': %s '%s' "
+                        "(allowed: STATIC, DYNAMIC, BODY_STATIC with its body; awesim_type: "
+                        "STATIC, DYNAMIC, QUASI_STATIC, WING)", p->name,
+                        own ? "awesim_type" : "type", ty ? ty->str : "?");
+    /* the body a BODY_STATIC point rides: awesim's documents mark a rider by its offset
+     * (awesim_anchor_b; their rigid wings' points name the wing in `body`), another tool's by
+     * the type; a name that is a wing, not a body, makes it the wing's (as in SAM's files) */
+    c = cell(t, i, "awesim_anchor_b");
+    if (c && !awe_ynode_is_nothing(c)) {
+      AWE_TRY(awe_ynode_vec(c, "points: awesim_anchor_b", 3, p->anchor_b, err));
+      p->has_anchor_b = 1;
+    }
+    if (p->has_anchor_b || (!own && p->type == AWE_PT_WING && !strcmp(ty->str, "BODY_STATIC"))) {
+      c = cell(t, i, "body");
+      if (!c || awe_ynode_is_nothing(c))
+        return awe_err_at(err, AWE_EINVAL, &p->loc, "point '%s': a BODY_STATIC point needs the "
+                          "body it rides in column 'body'", p->name);
+      AWE_TRY(ref(s, c, &p->body, err));
+    }
     c = cell(t, i, "awesim_wing");
     if (c && !awe_ynode_is_nothing(c)) AWE_TRY(ref(s, c, &p->wing, err));
     c = cell(t, i, "awesim_transform");
@@ -482,26 +502,164 @@ static awe_status read_transforms(awe_spec *s, const table *t, awe_err *err) {
   return AWE_OK;
 }
 
+/* a body's inertia: a 3x3 tensor as three rows (the schema's matrix3); nine numbers row by row
+ * or three principal moments are taken too */
+static awe_status inertia(const awe_ynode *c, const char *what, double I[9], awe_err *err) {
+  memset(I, 0, 9 * sizeof(double));
+  if (c->kind == AWE_Y_SEQ && c->n == 3 && c->items[0]->kind == AWE_Y_SEQ) {
+    for (int r = 0; r < 3; r++) AWE_TRY(awe_ynode_vec(c->items[r], what, 3, I + 3 * r, err));
+    return AWE_OK;
+  }
+  if (c->kind == AWE_Y_SEQ && c->n == 3) {
+    double d[3];
+    AWE_TRY(awe_ynode_vec(c, what, 3, d, err));
+    I[0] = d[0];
+    I[4] = d[1];
+    I[8] = d[2];
+    return AWE_OK;
+  }
+  return awe_ynode_vec(c, what, 9, I, err);
+}
+
+/* a vec3 column, def when absent or null */
+static awe_status vec3_or(const table *t, int i, const char *col, double def, double v[3],
+                          awe_err *err) {
+  const awe_ynode *c = cell(t, i, col);
+  v[0] = v[1] = v[2] = def;
+  if (!c || awe_ynode_is_nothing(c)) return AWE_OK;
+  char w[160];
+  snprintf(w, sizeof(w), "%s: %s", t->block, col);
+  return awe_ynode_vec(c, w, 3, v, err);
+}
+
+/* bodies: rigid bodies (SymbolicAWEModels 0.17's, engine/body.h); awesim's documents add the
+ * pose before placement, the initial motion, the damping and the placing transform */
+static awe_status read_bodies(awe_spec *s, const table *t, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  ss->nbody = nrow(t);
+  ss->bodies = awe_spec_alloc(s, sizeof(awe_body_spec) * (size_t)(ss->nbody + 1));
+  if (!ss->bodies) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < ss->nbody; i++) {
+    awe_body_spec *b = &ss->bodies[i];
+    const awe_ynode *c;
+    memset(b, 0, sizeof(*b));
+    AWE_TRY(name_of(s, t, i, &b->name, err));
+    b->loc = t->data->items[i]->loc;
+    AWE_TRY(req(t, i, "type", &c, err));
+    if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "KINEMATIC"))
+      return awe_err_at(err, AWE_EINVAL, &c->loc, "bodies: body '%s': type KINEMATIC (a "
+                        "massless frame whose pose is fitted to its points each step, as "
+                        "SymbolicAWEModels does for a particle wing, carrying the points riding "
+                        "it) is not supported by awesim yet (allowed: DYNAMIC, STATIC); give "
+                        "the points riding it as DYNAMIC points of a PARTICLE wing instead",
+                        b->name);
+    if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "DYNAMIC")) b->is_static = 0;
+    else if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "STATIC")) b->is_static = 1;
+    else
+      return awe_err_at(err, AWE_EINVAL, &c->loc, "bodies: body '%s': type '%s' (allowed: "
+                        "DYNAMIC, STATIC)", b->name, c->kind == AWE_Y_SCALAR ? c->str : "?");
+    /* the pose awesim placed from (awesim_pos_CAD, awesim_Q_CAD), else the one given */
+    c = cell(t, i, "awesim_pos_CAD");
+    if (!c || awe_ynode_is_nothing(c)) AWE_TRY(req(t, i, "pos_ENU", &c, err));
+    AWE_TRY(awe_ynode_vec(c, "bodies: pos_ENU", 3, b->pos, err));
+    b->q[0] = 1.0;
+    c = cell(t, i, "awesim_Q_CAD");
+    if (!c || awe_ynode_is_nothing(c)) AWE_TRY(req(t, i, "Q_KA_to_ENU", &c, err));
+    AWE_TRY(awe_ynode_vec(c, "bodies: Q_KA_to_ENU (w, x, y, z)", 4, b->q, err));
+    double n = sqrt(b->q[0] * b->q[0] + b->q[1] * b->q[1] + b->q[2] * b->q[2] + b->q[3] * b->q[3]);
+    if (!(n > 0.0) || !isfinite(n))
+      return awe_err_at(err, AWE_EINVAL, &c->loc, "bodies: body '%s': Q_KA_to_ENU must be a "
+                        "nonzero finite quaternion (w, x, y, z)", b->name);
+    /* a unit quaternion as written stays as written (bit for bit); others are normalised */
+    if (fabs(n - 1.0) > 1e-12)
+      for (int k = 0; k < 4; k++) b->q[k] /= n;
+    AWE_TRY(req(t, i, "extra_mass", &c, err));
+    AWE_TRY(awe_ynode_double(c, "bodies: extra_mass", &b->mass, err));
+    AWE_TRY(req(t, i, "extra_inertia_KA", &c, err));
+    AWE_TRY(inertia(c, "bodies: extra_inertia_KA (3x3 [kg m^2], three rows)", b->inertia, err));
+    AWE_TRY(vec3_or(t, i, "awesim_vel", 0.0, b->vel, err));
+    AWE_TRY(vec3_or(t, i, "awesim_omega_b", 0.0, b->omega_b, err));
+    AWE_TRY(vec3_or(t, i, "awesim_angular_damping", 0.0, b->angular_damping, err));
+    AWE_TRY(vec3_or(t, i, "awesim_world_frame_damping", 0.0, b->world_frame_damping, err));
+    AWE_TRY(opt_ref(s, t, i, "awesim_transform", &b->transform, err));
+    AWE_TRY(vec3_or(t, i, "awesim_body_frame_damping", 0.0, b->body_frame_damping, err));
+    AWE_TRY(opt_ref(s, t, i, "awesim_wing", &b->wing, err));
+  }
+  return AWE_OK;
+}
+
+/* tubes: beam elements between two bodies; the schema's columns (law: breukels2011 or none)
+ * and SymbolicAWEModels' (model, rigidities, damping, end offsets) when present */
+static awe_status read_tubes(awe_spec *s, const table *t, awe_err *err) {
+  awe_struct_spec *ss = &s->structure;
+  ss->ntube = nrow(t);
+  ss->tubes = awe_spec_alloc(s, sizeof(awe_tube_spec) * (size_t)(ss->ntube + 1));
+  if (!ss->tubes) return awe_err_set(err, AWE_ENOMEM, "out of memory");
+  for (int i = 0; i < ss->ntube; i++) {
+    awe_tube_spec *u = &ss->tubes[i];
+    const awe_ynode *c;
+    memset(u, 0, sizeof(*u));
+    AWE_TRY(name_of(s, t, i, &u->name, err));
+    u->loc = t->data->items[i]->loc;
+    AWE_TRY(req(t, i, "bodies", &c, err));
+    if (c->kind != AWE_Y_SEQ || c->n != 2)
+      return awe_err_at(err, AWE_EINVAL, &c->loc, "tubes: tube '%s': bodies must name two "
+                        "bodies", u->name);
+    for (int k = 0; k < 2; k++) AWE_TRY(ref(s, c->items[k], &u->body[k], err));
+    u->law = 1;
+    c = cell(t, i, "law");
+    if (c && !awe_ynode_is_nothing(c)) {
+      if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "breukels2011")) u->law = 1;
+      else if (c->kind == AWE_Y_SCALAR && !strcmp(c->str, "none")) u->law = 0;
+      else
+        return awe_err_at(err, AWE_EINVAL, &c->loc, "tubes: tube '%s': law '%s' (allowed: "
+                          "breukels2011, none)", u->name, c->kind == AWE_Y_SCALAR ? c->str : "?");
+    }
+    u->model = AWE_TUBE_TIMOSHENKO;
+    c = cell(t, i, "model");
+    if (c && !awe_ynode_is_nothing(c)) {
+      if (c->kind == AWE_Y_SCALAR && !strcasecmp(c->str, "timoshenko"))
+        u->model = AWE_TUBE_TIMOSHENKO;
+      else if (c->kind == AWE_Y_SCALAR && !strcasecmp(c->str, "elastic"))
+        u->model = AWE_TUBE_ELASTIC;
+      else
+        return awe_err_at(err, AWE_EINVAL, &c->loc, "tubes: tube '%s': model '%s' (allowed: "
+                          "timoshenko, elastic)", u->name, c->kind == AWE_Y_SCALAR ? c->str : "?");
+    }
+    AWE_TRY(num(t, i, "diameter", NAN, &u->diameter, err));
+    AWE_TRY(num(t, i, "pressure", NAN, &u->pressure, err));
+    double ei;
+    AWE_TRY(num(t, i, "EI", NAN, &ei, err));
+    static const char *const rig[10] = {"EA", "GA", "GJ", "EIy", "EIz", "shear_coeff",
+                                        "stiffness_axial", "stiffness_shear",
+                                        "stiffness_torsion", "stiffness_bending"};
+    double *v[10] = {&u->EA, &u->GA, &u->GJ, &u->EIy, &u->EIz, &u->shear_coeff,
+                     &u->k_axial, &u->k_shear, &u->k_torsion, &u->k_bending};
+    for (int k = 0; k < 10; k++) AWE_TRY(num(t, i, rig[k], k == 3 || k == 4 ? ei : NAN, v[k], err));
+    AWE_TRY(num(t, i, "damping", 0.0, &u->damping, err));
+    AWE_TRY(vec3_or(t, i, "anchor_a", 0.0, u->anchor[0], err));
+    AWE_TRY(vec3_or(t, i, "anchor_b", 0.0, u->anchor[1], err));
+  }
+  return AWE_OK;
+}
+
 awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *path,
                                 awe_err *err) {
   s->structure.path = awe_spec_strdup(s, path);
   AWE_TRY(check_version(s, root, path, err));
-  /* one clear refusal for what awesim cannot build from a document yet */
-  static const char *const later[][2] = {
-      {"bodies", "rigid bodies"}, {"tubes", "inflated beam elements between bodies"}};
-  for (int k = 0; k < 2; k++) {
-    const awe_ynode *b = awe_ymap_get(root, later[k][0]);
-    const awe_ynode *d = b ? awe_ymap_get(b, "data") : NULL;
-    if (d && d->kind == AWE_Y_SEQ && d->n > 0)
-      return awe_err_at(err, AWE_EINVAL, &b->loc, "block '%s' (%s) is not read from an awesIO "
-                        "structure document by awesim yet; give the model's own structural "
-                        "geometry instead", later[k][0], later[k][1]);
-  }
   table t;
   AWE_TRY(get_table(root, "points", &t, err));
   if (nrow(&t) == 0)
     return awe_err_at(err, AWE_EINVAL, &root->loc, "the document has no points");
   AWE_TRY(read_points(s, &t, err));
+  /* bodies first: a KINEMATIC body is refused before the blocks that depend on it */
+  AWE_TRY(get_table(root, "bodies", &t, err));
+  if (t.hdr) AWE_TRY(read_bodies(s, &t, err));
+  AWE_TRY(get_table(root, "tubes", &t, err));
+  if (nrow(&t) > 0 && s->structure.nbody == 0)
+    return awe_err_at(err, AWE_EINVAL, &awe_ymap_get(root, "tubes")->loc, "block 'tubes' needs "
+                      "the bodies they join (block 'bodies')");
+  if (t.hdr) AWE_TRY(read_tubes(s, &t, err));
   AWE_TRY(get_table(root, "segments", &t, err));
   if (t.hdr) AWE_TRY(read_segments(s, &t, err));
   AWE_TRY(get_table(root, "pulleys", &t, err));
@@ -523,5 +681,6 @@ awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *
   if (w.hdr) AWE_TRY(read_wings(s, &w, err));
   AWE_TRY(get_table(root, "awesim_transforms", &t, err));
   if (t.hdr) AWE_TRY(read_transforms(s, &t, err));
+  awe_spec_body_refs_to_wings(s);
   return AWE_OK;
 }

@@ -10,11 +10,12 @@
  * an awesIO_version (decided by content, not by the file name). */
 int awe_awesio_is_doc(const awe_ynode *root);
 
-/* Fill s->structure from the document: points, segments, stations (groups), pulleys,
- * tethers, winches, and awesim's tool blocks awesim_wings and awesim_transforms with its
- * awesim_ columns (awesio_write.h), so that a document awesim wrote builds the model it was
- * written from. Refuses a major version other than 1 and the blocks awesim cannot build yet
- * (bodies, tubes: rigid bodies and beams); warns on a newer minor version. */
+/* Fill s->structure from the document: points (BODY_STATIC ones riding the body their `body`
+ * names), segments, stations (groups), pulleys, tethers, winches, bodies (DYNAMIC, STATIC),
+ * tubes, and awesim's tool blocks awesim_wings and awesim_transforms with its awesim_ columns
+ * (awesio_write.h), so that a document awesim wrote builds the model it was written from.
+ * Refuses a major version other than 1 and what awesim cannot build yet (KINEMATIC bodies,
+ * stations without awesim_wings); warns on a newer minor version. */
 awe_status awe_spec_read_awesio(awe_spec *s, const awe_ynode *root, const char *path,
                                 awe_err *err);
 

@@ -7,6 +7,10 @@
 #include "io/spec.h"
 #include "io/yaml_doc.h"
 
+/* A point's body that names no body but a wing (SAM's rigid-wing files: the wing is their
+ * rigid body) becomes that point's wing (spec_struct_yaml.c; also for awesIO documents). */
+void awe_spec_body_refs_to_wings(awe_spec *s);
+
 /* structural geometry (spec_struct_yaml.c) */
 awe_status awe_spec_read_structure(awe_spec *s, const awe_ynode *root, const char *path,
                                    awe_err *err);

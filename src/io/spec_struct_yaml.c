@@ -1059,7 +1059,7 @@ static awe_status read_tubes(awe_spec *s, const awe_ynode *blk, awe_err *err) {
 
 /* SAM's rigid-wing files give a wing's nodes body_idx = the wing (the wing is their rigid
  * body): a body_idx that names no body of 'bodies:' but a wing makes the point that wing's */
-static void body_refs_to_wings(awe_spec *s) {
+void awe_spec_body_refs_to_wings(awe_spec *s) {
   awe_struct_spec *ss = &s->structure;
   for (int i = 0; i < ss->npoint; i++) {
     awe_point_spec *p = &ss->points[i];
@@ -1130,6 +1130,6 @@ static awe_status read_blocks(awe_spec *s, const awe_ynode *root, awe_err *err) 
   AWE_TRY(read_transforms(s, awe_ymap_get(root, "transforms"), err));
   AWE_TRY(read_bodies(s, awe_ymap_get(root, "bodies"), err));
   AWE_TRY(read_tubes(s, awe_ymap_get(root, "tubes"), err));
-  body_refs_to_wings(s);
+  awe_spec_body_refs_to_wings(s);
   return AWE_OK;
 }

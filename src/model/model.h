@@ -216,6 +216,9 @@ typedef struct awe_model {
   double *body_Iinv;          /* [9n] its inverse */
   double *body_pos0, *body_vel0; /* [3n] initial world position, velocity */
   double *body_q0;            /* [4n] initial Q_b_to_w */
+  double *body_pos_cad, *body_q_cad; /* [3n], [4n] the pose as given, before the transforms
+                                      * place it (what the awesIO writer keeps) */
+  double *body_I_own;         /* [9n] its own inertia as given, without its riding points */
   double *body_omega0;        /* [3n] initial body-frame angular velocity [rad/s] */
   double *body_damp;          /* [3n] angular damping [1/s] */
   double *body_wfd;           /* [3n] world-frame damping of the velocity [1/s] */
@@ -236,6 +239,8 @@ typedef struct awe_model {
   double *tube_k;             /* [6n] Timoshenko: EA, GA, GJ, EIy, EIz, shear_coeff;
                                * elastic: axial, shear, torsion, bending, -, - */
   double *tube_damping;       /* Rayleigh beta [s] */
+  double *tube_diameter, *tube_pressure; /* as given [m], [Pa]; NAN when not */
+  int *tube_law;              /* 0 none, 1 breukels2011 (awe_tube_spec.law) */
   double *tube_anchor;        /* [6n] body-frame end offsets on a, b [m] */
   double *tube_L0;            /* rest length [m] */
   double *tube_ref_b;         /* [3n] body-a-frame vector fixing the element's e2 (Timoshenko) */

@@ -133,7 +133,7 @@ static awe_status build(awe_mb_builder *b, awe_err *err) {
   awe_mb_env_opt(b);
   AWE_TRY(awe_model_validate(b->m, b->s, b->warn, err));
   AWE_TRY(awe_model_place(b->m, b->s, b->warn, err));
-  awe_mb_body_points_place(b);
+  AWE_TRY(awe_mb_body_points_place(b, err));
   awe_mb_check_l_tethers(b);
   awe_mb_settings_unused(b);
   AWE_TRY(awe_model_plausible(b->m, b->s, b->warn, err));

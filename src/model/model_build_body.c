@@ -114,6 +114,9 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->body_pos0, 3 * n);
   AWE_MB_ALLOC(m->body_vel0, 3 * n);
   AWE_MB_ALLOC(m->body_q0, 4 * n);
+  AWE_MB_ALLOC(m->body_pos_cad, 3 * n);
+  AWE_MB_ALLOC(m->body_q_cad, 4 * n);
+  AWE_MB_ALLOC(m->body_I_own, 9 * n);
   AWE_MB_ALLOC(m->body_omega0, 3 * n);
   AWE_MB_ALLOC(m->body_damp, 3 * n);
   AWE_MB_ALLOC(m->body_wfd, 3 * n);
@@ -136,6 +139,9 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
     memcpy(m->body_pos0 + 3 * i, s->pos, 3 * sizeof(double));
     memcpy(m->body_vel0 + 3 * i, s->vel, 3 * sizeof(double));
     memcpy(m->body_q0 + 4 * i, s->q, 4 * sizeof(double));
+    memcpy(m->body_pos_cad + 3 * i, s->pos, 3 * sizeof(double));
+    memcpy(m->body_q_cad + 4 * i, s->q, 4 * sizeof(double));
+    memcpy(m->body_I_own + 9 * i, s->inertia, 9 * sizeof(double));
     memcpy(m->body_omega0 + 3 * i, s->omega_b, 3 * sizeof(double));
     memcpy(m->body_damp + 3 * i, s->angular_damping, 3 * sizeof(double));
     memcpy(m->body_wfd + 3 * i, s->world_frame_damping, 3 * sizeof(double));
@@ -143,6 +149,10 @@ static awe_status build_bodies(awe_mb_builder *b, awe_err *err) {
     m->body_transform[i] = -1;
     m->body_wing[i] = -1;
     memcpy(m->body_bfd + 3 * i, s->body_frame_damping, 3 * sizeof(double));
+    for (int k = 0; k < 3; k++)
+      if (!(s->body_frame_damping[k] >= 0.0) || !isfinite(s->body_frame_damping[k]))
+        return awe_err_at(err, AWE_EINVAL, &s->loc, "body '%s': body_frame_damping must be "
+                          "finite and >= 0 1/s (got %g)", s->name, s->body_frame_damping[k]);
     if (AWE_REF_GIVEN(s->wing)) {
       char owner[300];
       snprintf(owner, sizeof(owner), "body '%s'", s->name);
@@ -177,6 +187,9 @@ static awe_status build_tubes(awe_mb_builder *b, awe_err *err) {
   AWE_MB_ALLOC(m->tube_model, n);
   AWE_MB_ALLOC(m->tube_k, 6 * n);
   AWE_MB_ALLOC(m->tube_damping, n);
+  AWE_MB_ALLOC(m->tube_diameter, n);
+  AWE_MB_ALLOC(m->tube_pressure, n);
+  AWE_MB_ALLOC(m->tube_law, n);
   AWE_MB_ALLOC(m->tube_anchor, 6 * n);
   AWE_MB_ALLOC(m->tube_L0, n);
   AWE_MB_ALLOC(m->tube_ref_b, 3 * n);
@@ -202,6 +215,9 @@ static awe_status build_tubes(awe_mb_builder *b, awe_err *err) {
                         m->body_name[a]);
     m->tube_model[i] = t->model;
     m->tube_damping[i] = t->damping;
+    m->tube_diameter[i] = t->diameter;
+    m->tube_pressure[i] = t->pressure;
+    m->tube_law[i] = t->law;
     if (!(t->damping >= 0.0))
       return awe_err_at(err, AWE_EINVAL, &t->loc, "%s: damping must be >= 0 [s]", owner);
     memcpy(m->tube_anchor + 6 * i, t->anchor[0], 3 * sizeof(double));
@@ -346,11 +362,6 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
                           "some to none): give the body a transform_idx", m->body_name[j]);
     }
     if (!AWE_REF_GIVEN(ss->bodies[j].wing) && m->body_wing[j] < 0) m->body_wing[j] = m->point_wing[i];
-    if (m->body_static[j]) continue;
-    double mi = m->point_mass0[i], rr = awe_v3_dot(a, a);
-    m->body_mass[j] += mi;
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) m->body_I[9 * j + 3 * r + c] += mi * ((r == c) * rr - a[r] * a[c]);
   }
   AWE_MB_ALLOC(m->body_points, nride);
   int adr = 0;
@@ -358,7 +369,33 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
     m->body_point_adr[j] = adr;
     adr += m->body_point_num[j];
     m->body_point_num[j] = 0;
+  }
+  for (int i = 0; i < np; i++) {
+    int j = m->point_body[i];
+    if (j >= 0) m->body_points[m->body_point_adr[j] + m->body_point_num[j]++] = i;
+  }
+  return AWE_OK;
+}
+
+
+/* each DYNAMIC body's mass and inertia with its riding points' masses, once placement has set
+ * them from the final rest lengths (pulleys split, tethers placed: init_place.c) */
+static awe_status body_masses(awe_mb_builder *b, awe_err *err) {
+  const awe_struct_spec *ss = &b->s->structure;
+  awe_model *m = b->m;
+  for (int j = 0; j < m->nbody; j++) {
     if (m->body_static[j]) continue;
+    m->body_mass[j] = m->body_mass0[j];
+    memcpy(m->body_I + 9 * j, m->body_I_own + 9 * j, 9 * sizeof(double));
+    for (int k = 0; k < m->body_point_num[j]; k++) {
+      int i = m->body_points[m->body_point_adr[j] + k];
+      const double *a = m->point_anchor_b + 3 * i;
+      double mi = m->point_mass0[i], rr = awe_v3_dot(a, a);
+      m->body_mass[j] += mi;
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+          m->body_I[9 * j + 3 * r + c] += mi * ((r == c) * rr - a[r] * a[c]);
+    }
     /* a DYNAMIC body with its riding points: positive mass, symmetric positive definite
      * inertia (leading minors) */
     const awe_loc *loc = &ss->bodies[j].loc;
@@ -382,15 +419,11 @@ static awe_status riding_points(awe_mb_builder *b, awe_err *err) {
                         "it, about its origin) must be a symmetric positive definite tensor "
                         "[kg m^2]", m->body_name[j]);
   }
-  for (int i = 0; i < np; i++) {
-    int j = m->point_body[i];
-    if (j >= 0) m->body_points[m->body_point_adr[j] + m->body_point_num[j]++] = i;
-  }
   return AWE_OK;
 }
 
 
-void awe_mb_body_points_place(awe_mb_builder *b) {
+awe_status awe_mb_body_points_place(awe_mb_builder *b, awe_err *err) {
   awe_model *m = b->m;
   for (int i = 0; i < m->npoint; i++) {
     int j = m->point_body[i];
@@ -408,6 +441,7 @@ void awe_mb_body_points_place(awe_mb_builder *b) {
     awe_v3_cross(t, ww, r);
     awe_v3_addto(m->point_vel0 + 3 * i, 1.0, t);
   }
+  return body_masses(b, err);
 }
 
 

@@ -44,8 +44,9 @@ awe_status awe_mb_derive(awe_mb_builder *b, awe_err *err);
 awe_status awe_mb_transforms(awe_mb_builder *b, awe_err *err);
 /* model_build_body.c: rigid bodies and the tubes between them */
 awe_status awe_mb_bodies(awe_mb_builder *b, awe_err *err);
-/* riding points at their bodies' initial poses (after the placement) */
-void awe_mb_body_points_place(awe_mb_builder *b);
+/* riding points at their bodies' initial poses, and the DYNAMIC bodies' mass and inertia
+ * with them (after the placement, which sets the points' masses) */
+awe_status awe_mb_body_points_place(awe_mb_builder *b, awe_err *err);
 /* model_build_kcu.c: the kite control unit (its tapes' initial rest lengths); the model's
  * settings.initial.l_tethers against the structure */
 awe_status awe_mb_kcu(awe_mb_builder *b, awe_err *err);

@@ -31,7 +31,12 @@ static void qname(FILE *f, const char *const *names, int i) {
   }
 }
 
-static void num(FILE *f, double v) { fprintf(f, "%.17g", v); }
+/* a number; YAML's spellings for the infinite (a rigidity may be) */
+static void num(FILE *f, double v) {
+  if (isinf(v)) fputs(v > 0 ? ".inf" : "-.inf", f);
+  else if (isnan(v)) fputs(".nan", f);
+  else fprintf(f, "%.17g", v);
+}
 
 /* a number, or null when not given (NAN) */
 static void opt_num(FILE *f, double v) {
@@ -68,7 +73,7 @@ static void opt_transform(FILE *f, const awe_model *m, int k) {
 
 void awe_awesio_connectivity_sha(const awe_model *m, char hex[65]) {
   /* each field is at most 2 x 11 digits + 2 characters */
-  size_t cap = 32 + 24 * (size_t)m->nsegment;
+  size_t cap = 64 + 24 * ((size_t)m->nsegment + (size_t)m->ntube);
   char *pre = malloc(cap);
   if (!pre) {
     memset(hex, '0', 64);
@@ -79,12 +84,20 @@ void awe_awesio_connectivity_sha(const awe_model *m, char hex[65]) {
   for (int s = 0; s < m->nsegment; s++)
     n += (size_t)snprintf(pre + n, cap - n, "%d,%d;", m->segment_p[2 * s] + 1,
                           m->segment_p[2 * s + 1] + 1);
-  n += (size_t)snprintf(pre + n, cap - n, "0;");
+  n += (size_t)snprintf(pre + n, cap - n, "%d;", m->nbody);
+  for (int t = 0; t < m->ntube; t++)
+    n += (size_t)snprintf(pre + n, cap - n, "%d,%d;", m->tube_body[2 * t] + 1,
+                          m->tube_body[2 * t + 1] + 1);
   awe_sha256_hex((const unsigned char *)pre, n, hex);
   free(pre);
 }
 
+static int rides_body(const awe_model *m, int i) {
+  return m->nbody > 0 && m->point_body && m->point_body[i] >= 0;
+}
+
 static const char *core_point_type(const awe_model *m, int i) {
+  if (rides_body(m, i)) return "BODY_STATIC";
   switch (m->point_type[i]) {
     case AWE_PT_STATIC: return "STATIC";
     case AWE_PT_WING:
@@ -102,15 +115,17 @@ static const char *core_dyn_type(awe_dyn_type t) {
 static void points(FILE *f, const awe_model *m, const double g[3]) {
   fputs("\npoints:\n  headers: [name, type, body, pos_ENU, extra_mass, drag_area, "
         "drag_coefficient, awesim_type, pos_CAD, body_frame_damping, world_frame_damping, "
-        "awesim_wing, awesim_transform]\n"
-        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m, 1/s, 1/s, \"-\", \"-\"]\n"
+        "awesim_wing, awesim_transform, awesim_anchor_b]\n"
+        "  units: [\"-\", \"-\", \"-\", m, kg, m^2, \"-\", \"-\", m, 1/s, 1/s, \"-\", \"-\", m]\n"
         "  data:\n", f);
   for (int i = 0; i < m->npoint; i++) {
     fputs("    - [", f);
     qname(f, m->point_name, i);
     fprintf(f, ", %s, ", core_point_type(m, i));
     int w = m->point_wing[i];
-    if (m->point_type[i] == AWE_PT_WING && w >= 0 && m->wing_type[w] == AWE_WING_RIGID)
+    if (rides_body(m, i))
+      qname(f, m->body_name, m->point_body[i]);
+    else if (m->point_type[i] == AWE_PT_WING && w >= 0 && m->wing_type[w] == AWE_WING_RIGID)
       qname(f, m->wing_name, w);
     else
       fputs("null", f);
@@ -142,14 +157,19 @@ static void points(FILE *f, const awe_model *m, const double g[3]) {
     opt_name(f, m->wing_name, m->point_wing[i]);
     fputs(", ", f);
     opt_transform(f, m, m->point_transform ? m->point_transform[i] : -1);
+    /* a rider's offset from its body's origin, body frame, as built */
+    fputs(", ", f);
+    if (rides_body(m, i)) vec3(f, m->point_anchor_b + 3 * i);
+    else fputs("null", f);
     fputs("]\n", f);
   }
 }
 
 static void segments(FILE *f, const awe_model *m) {
-  fputs("\nsegments:\n  headers: [name, points, l0, diameter, density, unit_stiffness, "
+  fprintf(f, "\nsegments:\n  headers: [name, points, l0, diameter, density, unit_stiffness, "
         "unit_damping, compression_frac, compression_damping_frac]\n"
-        "  units: [\"-\", \"-\", m, m, kg/m^3, N, N*s, \"-\", \"-\"]\n  data:\n", f);
+        "  units: [\"-\", \"-\", m, m, kg/m^3, N, N*s, \"-\", \"-\"]\n  data:%s\n",
+        m->nsegment ? "" : " []");
   for (int s = 0; s < m->nsegment; s++) {
     fputs("    - [", f);
     qname(f, m->segment_name, s);
@@ -414,11 +434,132 @@ static void transforms(FILE *f, const awe_model *m) {
   free(tn);
 }
 
+/* a 3x3 row-major matrix as three rows */
+static void mat3(FILE *f, const double *a) {
+  fputc('[', f);
+  for (int r = 0; r < 3; r++) {
+    if (r) fputs(", ", f);
+    vec3(f, a + 3 * r);
+  }
+  fputc(']', f);
+}
+
+static void vec4(FILE *f, const double *q) {
+  fputc('[', f);
+  for (int k = 0; k < 4; k++) {
+    if (k) fputs(", ", f);
+    num(f, q[k]);
+  }
+  fputc(']', f);
+}
+
+/* rigid bodies (SymbolicAWEModels 0.17 `bodies:`): the schema's columns with the pose as
+ * placed (pos_ENU relative to the ground station, Q_KA_to_ENU = awesim's Q_b_to_w, w first;
+ * the body frame is KA) and the body's own mass and inertia (the riding points' are theirs);
+ * then awesim's: the pose as given, before the transforms place it, the initial velocity and
+ * spin, the damping, the transform that places it, and the damping relative to a wing's frame
+ * with that wing */
+static void bodies(FILE *f, const awe_model *m, const double g[3]) {
+  if (m->nbody == 0) return;
+  fputs("\nbodies:\n  headers: [name, type, pos_ENU, Q_KA_to_ENU, extra_mass, extra_inertia_KA, "
+        "awesim_pos_CAD, awesim_Q_CAD, awesim_vel, awesim_omega_b, awesim_angular_damping, "
+        "awesim_world_frame_damping, awesim_transform, awesim_body_frame_damping, awesim_wing]\n"
+        "  units: [\"-\", \"-\", m, \"-\", kg, kg*m^2, m, \"-\", m/s, rad/s, 1/s, 1/s, \"-\", 1/s, "
+        "\"-\"]\n"
+        "  data:\n", f);
+  for (int j = 0; j < m->nbody; j++) {
+    fputs("    - [", f);
+    qname(f, m->body_name, j);
+    fprintf(f, ", %s, ", m->body_static[j] ? "STATIC" : "DYNAMIC");
+    double p[3];
+    for (int k = 0; k < 3; k++) p[k] = m->body_pos0[3 * j + k] - g[k];
+    vec3(f, p);
+    fputs(", ", f);
+    vec4(f, m->body_q0 + 4 * j);
+    fputs(", ", f);
+    num(f, m->body_mass0[j]);
+    fputs(", ", f);
+    mat3(f, m->body_I_own + 9 * j);
+    fputs(", ", f);
+    vec3(f, m->body_pos_cad + 3 * j);
+    fputs(", ", f);
+    vec4(f, m->body_q_cad + 4 * j);
+    const double *v[4] = {m->body_vel0 + 3 * j, m->body_omega0 + 3 * j, m->body_damp + 3 * j,
+                          m->body_wfd + 3 * j};
+    for (int k = 0; k < 4; k++) {
+      fputs(", ", f);
+      vec3(f, v[k]);
+    }
+    fputs(", ", f);
+    opt_transform(f, m, m->body_transform[j]);
+    fputs(", ", f);
+    vec3(f, m->body_bfd + 3 * j);
+    fputs(", ", f);
+    if (m->body_wing[j] >= 0) qname(f, m->wing_name, m->body_wing[j]);
+    else fputs("null", f);
+    fputs("]\n", f);
+  }
+}
+
+/* tubes between bodies (SymbolicAWEModels 0.17 `tubes:`): the schema's columns, then
+ * SymbolicAWEModels' own (model, the rigidities as built, whether given or from the law, so
+ * that the law is not evaluated again to other bits; Rayleigh damping; the end offsets). The
+ * schema's diameter and pressure are numbers: a tube given none (its rigidities given) is
+ * written with 0 m, 0 Pa and law none, which builds the same element. */
+/* whether tube t's rigidities came from the Breukels law (its diameter and pressure given) */
+static int tube_has_law(const awe_model *m, int t) {
+  return m->tube_law[t] == 1 && isfinite(m->tube_diameter[t]) && isfinite(m->tube_pressure[t]);
+}
+
+static void tubes(FILE *f, const awe_model *m) {
+  if (m->ntube == 0) return;
+  int lawless = 0;
+  for (int t = 0; t < m->ntube; t++) lawless += !tube_has_law(m, t);
+  if (lawless)
+    fputs("\n# a tube with law none has its rigidities given (EA ... shear_coeff, or "
+          "stiffness_*); its diameter and pressure are 0 when it was given none", f);
+  fputs("\ntubes:\n  headers: [name, bodies, diameter, pressure, law, model, EA, GA, GJ, EIy, EIz, "
+        "shear_coeff, stiffness_axial, stiffness_shear, stiffness_torsion, stiffness_bending, "
+        "damping, anchor_a, anchor_b]\n"
+        "  units: [\"-\", \"-\", m, Pa, \"-\", \"-\", N, N, N*m^2, N*m^2, N*m^2, \"-\", N/m, N/m, "
+        "N*m/rad, N*m/rad, s, m, m]\n  data:\n", f);
+  for (int t = 0; t < m->ntube; t++) {
+    fputs("    - [", f);
+    qname(f, m->tube_name, t);
+    fputs(", ", f);
+    name_list(f, m->body_name, m->tube_body + 2 * t, 2);
+    double d = m->tube_diameter[t], p = m->tube_pressure[t];
+    int law = tube_has_law(m, t);
+    fputs(", ", f);
+    num(f, isfinite(d) ? d : 0.0);
+    fputs(", ", f);
+    num(f, isfinite(p) ? p : 0.0);
+    fprintf(f, ", %s, %s", law ? "breukels2011" : "none",
+            m->tube_model[t] == AWE_TUBE_ELASTIC ? "elastic" : "timoshenko");
+    const double *k = m->tube_k + 6 * t;
+    int ela = m->tube_model[t] == AWE_TUBE_ELASTIC;
+    for (int q = 0; q < 6; q++) {
+      fputs(", ", f);
+      if (ela) fputs("null", f);
+      else num(f, k[q]);
+    }
+    for (int q = 0; q < 4; q++) {
+      fputs(", ", f);
+      if (ela) num(f, k[q]);
+      else fputs("null", f);
+    }
+    fputs(", ", f);
+    num(f, m->tube_damping[t]);
+    fputs(", ", f);
+    vec3(f, m->tube_anchor + 6 * t);
+    fputs(", ", f);
+    vec3(f, m->tube_anchor + 6 * t + 3);
+    fputs("]\n", f);
+  }
+}
+
 awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const char *source,
                             awe_err *err) {
-  if (m->nbody > 0 || m->ntube > 0)
-    return awe_err_set(err, AWE_EINVAL, "the model has rigid bodies or tubes, which awesim does "
-                       "not write to an awesIO structure document yet");
   char sha[65];
   awe_awesio_connectivity_sha(m, sha);
   /* positions relative to the (first) wing's ground station, ENU axes as awesim's world */
@@ -440,19 +581,26 @@ awe_status awe_awesio_write(FILE *f, const awe_model *m, const char *name, const
   winches(f, m);
   wings(f, m);
   transforms(f, m);
+  bodies(f, m, g);
+  tubes(f, m);
   if (ferror(f)) return awe_err_set(err, AWE_EIO, "awesIO document: write failed");
   return AWE_OK;
 }
 
 
-char *awe_awesio_string(const awe_model *m, const char *name, const char *source) {
+char *awe_awesio_string(const awe_model *m, const char *name, const char *source,
+                        awe_err *err) {
   char *buf = NULL;
   size_t n = 0;
   FILE *f = open_memstream(&buf, &n);
-  if (!f) return NULL;
-  awe_err err = {0};
-  awe_status st = awe_awesio_write(f, m, name, source, &err);
-  if (fclose(f) != 0 || st != AWE_OK) {
+  if (!f) {
+    awe_err_set(err, AWE_ENOMEM, "awesIO document: out of memory");
+    return NULL;
+  }
+  awe_status st = awe_awesio_write(f, m, name, source, err);
+  if (fclose(f) != 0 && st == AWE_OK)
+    st = awe_err_set(err, AWE_ENOMEM, "awesIO document: out of memory");
+  if (st != AWE_OK) {
     free(buf);
     return NULL;
   }

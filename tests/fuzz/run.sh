@@ -19,7 +19,7 @@ seeds() {
     structure) ls models/*/*structure.yaml tests/models/*.yaml tests/models/*/*.yaml \
                   tests/data/sam/columns.yaml tests/data/sam/pulley_eff.yaml \
                   tests/data/sam/2plate_mapping.yaml tests/data/sam/old_spellings.yaml \
-                  tests/data/sam/2plate_variables.yaml ;;
+                  tests/data/sam/2plate_variables.yaml tests/fuzz/seeds_structure/*.yml ;;
     aero) ls models/*/aero_geometry.yaml tests/data/polar/rect_inviscid.yaml ;;
     polar) ls models/*/polars/*.csv ;;
     settings) ls models/*/settings.yaml ;;
