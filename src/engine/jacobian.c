@@ -6,6 +6,8 @@
 
 #include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
+#include "engine/body.h"
+#include "engine/body_jac.h"
 #include "engine/ground.h"
 #include "engine/wind.h"
 #include "engine/pulley.h"
@@ -39,6 +41,12 @@ struct awe_jac_an {
    * the same (i, j) in the same order every time, so a lookup is one comparison; a different
    * order (a branch taken differently) searches and records again. Scratch like slot. */
   int *lk_i, *lk_j, *lk_off, *lk_len, lk_cap;
+  /* rigid bodies (body_jac.h) */
+  unsigned char *body_simple; /* [nbody] DYNAMIC body whose rows are written here */
+  int *ride_body;           /* [np] the DYNAMIC body a point rides, or -1 */
+  double *ride_J;           /* [33 np] its dp/dQ, dv/dQ (3x4), dv/domega (3x3) */
+  double *body_dR;          /* [36 nbody] dR/dQ_k of each DYNAMIC body */
+  double *body_J;           /* [169 + 312] scratch: a body's own block, a tube's wrench */
 };
 
 /* the derivatives of one segment's end forces (jacobian.h) */
@@ -235,35 +243,135 @@ static int pv_col(const awe_work *w, int s) {
 }
 
 
+/* where a force derivative goes: rows r0[g]..r0[g]+2 receive A[g] dF (g < n); a point's
+ * velocity rows (A = I/m), or a body's velocity (I/m_b) and rate rows (I^-1 R^T [arm]x) */
+typedef struct {
+  int n, r0[2];
+  double A[2][9];
+  double scale; /* n = 1, A = scale I: a point's rows (A unused) */
+} rowmap;
+
+
+/* C = A B (3x3, row-major) */
+static void mul3(const double *A, const double *B, double *C) {
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+
+/* dF/d (columns c0..c0+2) = B into the rows of rm */
+static void emit_block(const sink *k, const rowmap *rm, int c0, const double *B) {
+  if (rm->scale != 0.0) {
+    add_block(k, rm->r0[0], c0, B, rm->scale);
+    return;
+  }
+  for (int g = 0; g < rm->n; g++) {
+    double C[9];
+    mul3(rm->A[g], B, C);
+    add_block(k, rm->r0[g], c0, C, 1.0);
+  }
+}
+
+
+/* dF/d (column c) = v into the rows of rm */
+static void emit_col(const sink *k, const rowmap *rm, int c, const double v[3]) {
+  if (c < 0) return;
+  if (rm->scale != 0.0) {
+    for (int i = 0; i < 3; i++) add(k, rm->r0[0] + i, c, rm->scale * v[i]);
+    return;
+  }
+  for (int g = 0; g < rm->n; g++) {
+    const double *A = rm->A[g];
+    for (int i = 0; i < 3; i++)
+      add(k, rm->r0[g] + i, c, A[3 * i] * v[0] + A[3 * i + 1] * v[1] + A[3 * i + 2] * v[2]);
+  }
+}
+
+
+/* B (3x3) times M (3 x nc, row-major), column e into v */
+static void block_col(const double *B, const double *M, int nc, int e, double v[3]) {
+  for (int i = 0; i < 3; i++)
+    v[i] = B[3 * i] * M[e] + B[3 * i + 1] * M[nc + e] + B[3 * i + 2] * M[2 * nc + e];
+}
+
+
+/* dF/d pos_i = B of point i: its position columns, or those of the body it rides
+ * (p_i = c + R r_i: dp/dc = I, dp/dQ from the ride's Jacobian) */
+static void emit_pos(const sink *k, const rowmap *rm, const awe_work *w, int i, const double *B) {
+  if (w->point_x[i] >= 0) {
+    emit_block(k, rm, w->point_x[i], B);
+    return;
+  }
+  int j = k->a->ride_body[i];
+  if (j < 0) return; /* fixed */
+  int o = w->body_x[j];
+  const double *dpdQ = k->a->ride_J + 33 * i;
+  emit_block(k, rm, o, B);
+  for (int e = 0; e < 4; e++) {
+    double v[3];
+    block_col(B, dpdQ, 4, e, v);
+    emit_col(k, rm, o + 6 + e, v);
+  }
+}
+
+
+/* dF/d vel_i = B of point i (v_i = v_c + R (omega x r_i) on a body) */
+static void emit_vel(const sink *k, const rowmap *rm, const awe_work *w, int i, const double *B) {
+  if (w->point_x[i] >= 0) {
+    emit_block(k, rm, w->point_x[i] + 3, B);
+    return;
+  }
+  int j = k->a->ride_body[i];
+  if (j < 0) return;
+  int o = w->body_x[j];
+  const double *dvdQ = k->a->ride_J + 33 * i + 12, *dvdw = k->a->ride_J + 33 * i + 24;
+  double C[9];
+  emit_block(k, rm, o + 3, B);
+  for (int e = 0; e < 4; e++) {
+    double v[3];
+    block_col(B, dvdQ, 4, e, v);
+    emit_col(k, rm, o + 6 + e, v);
+  }
+  mul3(B, dvdw, C);
+  emit_block(k, rm, o + 10, C);
+}
+
+
 /* the force sigma * (segment s's end force on a) + share * its drag, differentiated, into
- * rows r0..r0+2 scaled by inv_m (rows of a velocity or of a winch's force vector) */
+ * the rows of rm (a point's velocity rows, or a body's) */
 static void add_segment(const sink *k, const awe_model *m, const awe_work *w, int s,
-                        const seg_der *g, double sigma, double share, int r0, double scale) {
+                        const seg_der *g, double sigma, double share, const rowmap *rm) {
   const awe_seg_hot *h = w->seg_hot + s;
-  int xa = w->point_x[h->a], xb = w->point_x[h->b];
   double B[9];
   /* d/d pos_b = sigma K + share Gd (+ share gz/2 on z), d/d pos_a the opposite (+ gz/2) */
   for (int e = 0; e < 9; e++) B[e] = sigma * g->K[e] + share * g->Gd[e];
   for (int i = 0; i < 3; i++) B[3 * i + 2] += 0.5 * share * g->gz[i];
-  if (xb >= 0) add_block(k, r0, xb, B, scale);
+  emit_pos(k, rm, w, h->b, B);
   for (int e = 0; e < 9; e++) B[e] = -sigma * g->K[e] - share * g->Gd[e];
   for (int i = 0; i < 3; i++) B[3 * i + 2] += 0.5 * share * g->gz[i];
-  if (xa >= 0) add_block(k, r0, xa, B, scale);
+  emit_pos(k, rm, w, h->a, B);
   /* velocities: dv = va - vb, va_app = wind - (va + vb)/2 */
   for (int e = 0; e < 9; e++) B[e] = sigma * g->C[e] - 0.5 * share * g->Ga[e];
-  if (xa >= 0) add_block(k, r0, xa + 3, B, scale);
+  emit_vel(k, rm, w, h->a, B);
   for (int e = 0; e < 9; e++) B[e] = -sigma * g->C[e] - 0.5 * share * g->Ga[e];
-  if (xb >= 0) add_block(k, r0, xb + 3, B, scale);
+  emit_vel(k, rm, w, h->b, B);
   const double *u = w->seg_dir + 3 * s;
-  double dl;
+  double dl, v[3];
   int xl = l0_col(m, w, s, &dl), xv = pv_col(w, s);
-  if (xl >= 0)
-    for (int i = 0; i < 3; i++) add(k, r0 + i, xl, scale * sigma * g->dl0[i] * dl);
-  if (xv >= 0)
-    for (int i = 0; i < 3; i++) add(k, r0 + i, xv, scale * sigma * g->gpv * u[i]);
+  if (xl >= 0) {
+    for (int i = 0; i < 3; i++) v[i] = sigma * g->dl0[i] * dl;
+    emit_col(k, rm, xl, v);
+  }
+  if (xv >= 0) {
+    for (int i = 0; i < 3; i++) v[i] = sigma * g->gpv * u[i];
+    emit_col(k, rm, xv, v);
+  }
   int xw = wv_col(m, w, s);
-  if (xw >= 0)
-    for (int i = 0; i < 3; i++) add(k, r0 + i, xw, scale * sigma * g->gwv * u[i]);
+  if (xw >= 0) {
+    for (int i = 0; i < 3; i++) v[i] = sigma * g->gwv * u[i];
+    emit_col(k, rm, xw, v);
+  }
 }
 
 
@@ -343,6 +451,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   double mi = w->point_ma ? w->mass[i] + w->point_ma[i] : w->mass[i], inv_m = 1.0 / mi;
   const double *F = w->force + 3 * i;
   int r0 = o + 3;
+  rowmap rm = {.n = 1, .r0 = {r0, 0}, .scale = inv_m};
   /* ground contact (ground.h): per unit mass, a_g(z, v); F holds m a_g */
   double ag[3], Jg[12];
   if (awe_ground_acc(&m->ground, w->pos + 3 * i, w->vel + 3 * i, ag, Jg)) {
@@ -355,7 +464,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   for (int e = 0; e < w->point_seg_num[i]; e++) {
     int s = w->point_segs[w->point_seg_adr[i] + e];
     add_segment(k, m, w, s, seg_get(k->a, m, w, s), w->point_seg_sign[w->point_seg_adr[i] + e],
-                0.5, r0, inv_m);
+                0.5, &rm);
     /* the mass follows the rest length: d acc/d x += (-g e_z + a_g - F/m) dm/d x / m */
     double dl;
     int xl = l0_col(m, w, s, &dl);
@@ -484,6 +593,119 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
   if (dtau != 0.0) add(k, x, x, ratio * dtau / I);
 }
 
+
+
+/* the rows of body j's velocity and rate for a force F at arm from its centre of mass:
+ * d vel/dt += dF/m, d omega/dt += I^-1 R^T (arm x dF) (arm NULL: a moment dM, A[1] = I^-1 R^T) */
+static void body_map(const awe_model *m, const awe_work *w, int j, const double *arm,
+                     rowmap *rm) {
+  int o = w->body_x[j];
+  const double *R = w->body_R + 9 * j, *Ii = m->body_Iinv + 9 * j;
+  double inv = 1.0 / m->body_mass[j], IR[9];
+  rm->n = 2;
+  rm->r0[0] = o + 3;
+  rm->r0[1] = o + 10;
+  rm->scale = 0.0;
+  for (int e = 0; e < 9; e++) rm->A[0][e] = (e % 4 == 0) * inv;
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      IR[3 * r + c] = Ii[3 * r] * R[3 * c] + Ii[3 * r + 1] * R[3 * c + 1] + Ii[3 * r + 2] * R[3 * c + 2];
+  if (!arm) {
+    memcpy(rm->A[1], IR, sizeof(IR));
+    return;
+  }
+  /* [arm]x */
+  const double S[9] = {0.0, -arm[2], arm[1], arm[2], 0.0, -arm[0], -arm[1], arm[0], 0.0};
+  mul3(IR, S, rm->A[1]);
+}
+
+
+/* DYNAMIC body j's rows: its own equations (body_jac.h), the forces on its riding points
+ * (their segments, their weights through the masses, the arms turning with Q) */
+static void body_rows(const sink *k, const awe_model *m, const awe_work *w, int j) {
+  const awe_jac_an *a = k->a;
+  int o = w->body_x[j];
+  double *J = a->body_J;
+  awe_body_own_jac(m, w, j, a->body_dR + 36 * j, J);
+  for (int r = 0; r < 13; r++)
+    for (int c = 0; c < 13; c++) add(k, o + r, o + c, J[13 * r + c]);
+  if (!a->body_simple[j]) return;
+  for (int q = 0; q < m->body_point_num[j]; q++) {
+    int i = m->body_points[m->body_point_adr[j] + q];
+    double arm[3];
+    awe_v3_sub(arm, w->pos + 3 * i, w->body_pos + 3 * j);
+    rowmap rm, rq;
+    body_map(m, w, j, arm, &rm);
+    for (int e = 0; e < w->point_seg_num[i]; e++) {
+      int s = w->point_segs[w->point_seg_adr[i] + e];
+      add_segment(k, m, w, s, seg_get(a, m, w, s), w->point_seg_sign[w->point_seg_adr[i] + e],
+                  0.5, &rm);
+      /* the point's weight follows its segments' rest lengths */
+      double dl;
+      int xl = l0_col(m, w, s, &dl);
+      if (xl >= 0) {
+        double v[3] = {0.0, 0.0, -m->env.g * 0.5 * w->segment_lambda[s] * dl};
+        emit_col(k, &rm, xl, v);
+      }
+    }
+    /* the arm R r_i turns with Q: d(arm x F_i)/dQ_e = darm_e x F_i, into the rate rows only */
+    rq = rm;
+    rq.n = 1;
+    rq.r0[0] = rm.r0[1];
+    body_map(m, w, j, NULL, &rm);
+    memcpy(rq.A[0], rm.A[1], sizeof(rq.A[0]));
+    const double *dpdQ = a->ride_J + 33 * i;
+    for (int e = 0; e < 4; e++) {
+      double d[3] = {dpdQ[e], dpdQ[4 + e], dpdQ[8 + e]}, v[3];
+      awe_v3_cross(v, d, w->force + 3 * i);
+      emit_col(k, &rq, o + 6 + e, v);
+    }
+  }
+}
+
+
+/* tube i's wrench into the rows of its DYNAMIC end bodies (body_jac.h) */
+static void tube_rows(const sink *k, const awe_model *m, const awe_work *w, int i) {
+  double *J = k->a->body_J + 169;
+  awe_tube_jac(m, w, i, J);
+  for (int e = 0; e < 2; e++) {
+    int jb = m->tube_body[2 * i + e];
+    if (w->body_x[jb] < 0 || !k->a->body_simple[jb]) continue;
+    rowmap rm;
+    body_map(m, w, jb, NULL, &rm);
+    for (int ec = 0; ec < 2; ec++) {
+      int oc = w->body_x[m->tube_body[2 * i + ec]];
+      if (oc < 0) continue;
+      for (int c = 0; c < 13; c++) {
+        double dF[3], dM[3];
+        for (int r = 0; r < 3; r++) {
+          dF[r] = J[26 * (6 * e + r) + 13 * ec + c];
+          dM[r] = J[26 * (6 * e + 3 + r) + 13 * ec + c];
+        }
+        for (int r = 0; r < 3; r++) add(k, rm.r0[0] + r, oc + c, rm.A[0][4 * r] * dF[r]);
+        for (int r = 0; r < 3; r++)
+          add(k, rm.r0[1] + r, oc + c,
+              rm.A[1][3 * r] * dM[0] + rm.A[1][3 * r + 1] * dM[1] + rm.A[1][3 * r + 2] * dM[2]);
+      }
+    }
+  }
+}
+
+
+/* the bodies' rotation derivatives and their riding points' kinematic Jacobians */
+static void body_prepare(const awe_jac_an *a, const awe_model *m, const awe_work *w) {
+  for (int j = 0; j < m->nbody; j++) {
+    if (w->body_x[j] < 0) continue;
+    awe_quat_dR(w->body_q + 4 * j, a->body_dR + 36 * j);
+    for (int q = 0; q < m->body_point_num[j]; q++) {
+      int i = m->body_points[m->body_point_adr[j] + q];
+      if (a->ride_body[i] != j) continue;
+      double *Jr = a->ride_J + 33 * i;
+      awe_body_ride_jac(w->body_R + 9 * j, a->body_dR + 36 * j, w->body_omega + 3 * j,
+                        m->point_anchor_b + 3 * i, Jr, Jr + 12, Jr + 24);
+    }
+  }
+}
 
 
 /* g(r) = (r.x / r.r) r, the radial part of x (rhs.c): dg/dr into D (row-major) */
@@ -627,6 +849,7 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
   const awe_model *m = ctx->m;
   const awe_work *w = ctx->w;
   memset(a->sd_ok, 0, (size_t)m->nsegment);
+  if (m->nbody > 0) body_prepare(a, m, w);
   for (int i = 0; i < m->npoint; i++)
     if (w->point_x[i] >= 0 && !w->point_slave[i]) point_rows(k, m, w, i);
   for (int p = 0; p < m->npulley; p++)
@@ -635,6 +858,11 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
     if (w->winch_x[wi] >= 0) winch_rows(k, ctx, wi);
   for (int j = 0; j < m->nwing; j++)
     if (a->fr_adr[j + 1] > a->fr_adr[j]) frame_rows(a, m, w, j, k);
+  if (!(ctx->flags & AWE_CTX_FIX_WING)) { /* held bodies: their rows are 0 */
+    for (int j = 0; j < m->nbody; j++)
+      if (w->body_x[j] >= 0) body_rows(k, m, w, j);
+    for (int i = 0; i < m->ntube; i++) tube_rows(k, m, w, i);
+  }
   if ((ctx->flags & AWE_CTX_FIX_SPHERE) && a->nsph > 0) project_rows(a, ctx, k);
 }
 
@@ -681,6 +909,11 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->lk_j);
   free(a->lk_off);
   free(a->lk_len);
+  free(a->body_simple);
+  free(a->ride_body);
+  free(a->ride_J);
+  free(a->body_dR);
+  free(a->body_J);
   free(a);
 }
 
@@ -693,6 +926,12 @@ static int plain_end(const awe_work *w, int i) {
 }
 
 
+
+
+/* segment s has an end riding a DYNAMIC body */
+static int rides(const awe_jac_an *a, const awe_work *w, int s) {
+  return a->ride_body[w->seg_hot[s].a] >= 0 || a->ride_body[w->seg_hot[s].b] >= 0;
+}
 
 
 /* can point i's velocity rows be written here? (its segments plain; a frame it depends on,
@@ -745,12 +984,18 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->lk_j = malloc(sizeof(int) * (size_t)a->lk_cap);
   a->lk_off = malloc(sizeof(int) * (size_t)a->lk_cap);
   a->lk_len = calloc(1, sizeof(int));
+  a->body_simple = calloc((size_t)m->nbody + 1, 1);
+  a->ride_body = malloc(sizeof(int) * ((size_t)m->npoint + 1));
+  a->ride_J = calloc(33 * (size_t)m->npoint + 1, sizeof(double));
+  a->body_dR = calloc(36 * (size_t)m->nbody + 1, sizeof(double));
+  a->body_J = malloc(sizeof(double) * (169 + 312));
   unsigned char *row_ok = calloc((size_t)n + 1, 1), *seen = calloc((size_t)n + 1, 1);
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
       !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot ||
       !a->sd || !a->sd_ok || !a->pt_g || !a->pt_b ||
-      !a->lk_i || !a->lk_j || !a->lk_off || !a->lk_len || !row_ok || !seen || !in_group) {
+      !a->lk_i || !a->lk_j || !a->lk_off || !a->lk_len || !a->body_simple || !a->ride_body ||
+      !a->ride_J || !a->body_dR || !a->body_J || !row_ok || !seen || !in_group) {
     free(row_ok);
     free(seen);
     free(in_group);
@@ -760,6 +1005,10 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   for (int g = 0; g < m->ngroup; g++)
     for (int e = 0; e < m->group_point_num[g]; e++)
       in_group[m->group_points[m->group_point_adr[g] + e]] = 1;
+  for (int i = 0; i < m->npoint; i++) {
+    int j = m->point_body[i];
+    a->ride_body[i] = j >= 0 && w->point_x[i] < 0 && w->body_x[j] >= 0 ? j : -1;
+  }
   for (int s = 0; s < m->nsegment; s++) {
     const awe_seg_hot *h = w->seg_hot + s;
     a->seg_plain[s] = !h->rigid && (h->pulley < 0 || w->pulley_x[h->pulley] >= 0) &&
@@ -799,7 +1048,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     int ok = 1;
     for (int e = 0; e < w->winch_seg_num[wi] && ok; e++) {
       int s = w->winch_segs[w->winch_seg_adr[wi] + e];
-      ok = a->seg_plain[s] && w->seg_hot[s].pulley < 0;
+      ok = a->seg_plain[s] && w->seg_hot[s].pulley < 0 && !rides(a, w, s);
     }
     a->wi_simple[wi] = (unsigned char)ok;
     row_ok[w->winch_x[wi]] = (unsigned char)ok;
@@ -807,10 +1056,27 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   for (int p = 0; p < m->npulley; p++) {
     int x = w->pulley_x[p];
     if (x < 0) continue;
-    int ok = a->seg_plain[m->pulley_seg[2 * p]] && a->seg_plain[m->pulley_seg[2 * p + 1]];
+    int ok = a->seg_plain[m->pulley_seg[2 * p]] && a->seg_plain[m->pulley_seg[2 * p + 1]] &&
+             !rides(a, w, m->pulley_seg[2 * p]) && !rides(a, w, m->pulley_seg[2 * p + 1]);
     a->pu_simple[p] = (unsigned char)ok;
     row_ok[x] = 1;
     row_ok[x + 1] = (unsigned char)ok;
+  }
+  /* DYNAMIC bodies: their riding points plain (no group, wing or point drag; plain
+   * segments) */
+  for (int j = 0; j < m->nbody; j++) {
+    int o = w->body_x[j];
+    if (o < 0) continue;
+    int ok = 1;
+    for (int q = 0; q < m->body_point_num[j] && ok; q++) {
+      int i = m->body_points[m->body_point_adr[j] + q];
+      ok = a->ride_body[i] == j && !in_group[i] && m->point_wing[i] < 0 &&
+           !(m->point_area[i] != 0.0 && m->point_cd[i] != 0.0);
+      for (int e = 0; e < w->point_seg_num[i] && ok; e++)
+        ok = a->seg_plain[w->point_segs[w->point_seg_adr[i] + e]];
+    }
+    a->body_simple[j] = (unsigned char)ok;
+    for (int e = 0; e < 13; e++) row_ok[o + e] = (unsigned char)ok;
   }
   /* a column is analytic when all its rows are (the diagonal is implied in the pattern) */
   for (int j = 0; j < n; j++) {
