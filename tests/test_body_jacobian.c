@@ -85,8 +85,11 @@ static const char *blk_name[NBLK] = {"body/own", "body/other body", "body/point"
                                      "point/body", "other"};
 
 
-/* analytic vs central differences after t_fly */
-static void compare(const char *label, const char *scenario, spec_edit edit, double t_fly) {
+/* analytic vs central differences after t_fly; deform: the last DYNAMIC body turned by 0.3
+ * rad about a skew axis, shifted by 6 cm, its quaternion 1 % off the unit sphere (large
+ * deformations of its tube, the normalisation in R(Q)) */
+static void compare(const char *label, const char *scenario, spec_edit edit, double t_fly,
+                    int deform) {
   run a;
   if (open_run(&a, scenario, "analytic", edit, NULL)) {
     ENSURE(!"scenario loads");
@@ -96,6 +99,21 @@ static void compare(const char *label, const char *scenario, spec_edit edit, dou
   if (t_fly > 0.0) ENSURE(awe_sim_step(a.sim, t_fly, &err) == AWE_OK);
   const awe_model *m = a.m;
   const awe_work *w = a.sim->w;
+  for (int j = m->nbody - 1; j >= 0 && deform; j--) {
+    if (w->body_x[j] < 0) continue;
+    double *yb = a.sim->y + w->body_x[j], q[4], r[4] = {cos(0.15), 0.0, 0.0, 0.0};
+    const double ax[3] = {0.48, -0.6, 0.64};
+    for (int e = 0; e < 3; e++) r[1 + e] = sin(0.15) * ax[e];
+    memcpy(q, yb + 6, sizeof(q));
+    yb[6] = 1.01 * (r[0] * q[0] - r[1] * q[1] - r[2] * q[2] - r[3] * q[3]);
+    yb[7] = 1.01 * (r[0] * q[1] + r[1] * q[0] + r[2] * q[3] - r[3] * q[2]);
+    yb[8] = 1.01 * (r[0] * q[2] - r[1] * q[3] + r[2] * q[0] + r[3] * q[1]);
+    yb[9] = 1.01 * (r[0] * q[3] + r[1] * q[2] - r[2] * q[1] + r[3] * q[0]);
+    yb[0] += 0.02;
+    yb[1] -= 0.03;
+    yb[2] += 0.05;
+    break;
+  }
   int n = w->nx;
   size_t nn = (size_t)n * (size_t)n + 1;
   double *Ja = calloc(nn, sizeof(double)), *dt = calloc((size_t)n + 1, sizeof(double));
@@ -174,7 +192,10 @@ static void edit_bodies(awe_spec *s) {
 
 
 static void test_bodies_points(void) {
-  compare("bodies, riding points", "tests/data/bodies/body_jac_scenario.yaml", edit_bodies, 0.2);
+  compare("bodies, riding points", "tests/data/bodies/body_jac_scenario.yaml", edit_bodies, 0.2,
+          0);
+  compare("bodies, riding points, deformed", "tests/data/bodies/body_jac_scenario.yaml",
+          edit_bodies, 0.2, 1);
 }
 
 
@@ -217,20 +238,27 @@ static void free_pair_elastic(awe_spec *s) {
 
 
 static void test_timoshenko(void) {
-  compare("Timoshenko cantilever", "tests/data/bodies/cantilever_scenario.yaml", NULL, 0.05);
-  compare("Timoshenko free pair", "tests/data/bodies/cantilever_scenario.yaml", free_pair, 0.2);
+  compare("Timoshenko cantilever", "tests/data/bodies/cantilever_scenario.yaml", NULL, 0.05, 0);
+  compare("Timoshenko free pair", "tests/data/bodies/cantilever_scenario.yaml", free_pair, 0.2, 0);
+  compare("Timoshenko free pair, deformed", "tests/data/bodies/cantilever_scenario.yaml",
+          free_pair, 0.2, 1);
 }
 
 
 static void test_elastic(void) {
-  compare("elastic cantilever", "tests/data/bodies/cantilever_scenario.yaml", edit_elastic, 0.05);
+  compare("elastic cantilever", "tests/data/bodies/cantilever_scenario.yaml", edit_elastic, 0.05,
+          0);
   compare("elastic free pair", "tests/data/bodies/cantilever_scenario.yaml", free_pair_elastic,
-          0.2);
+          0.2, 0);
+  compare("elastic free pair, deformed", "tests/data/bodies/cantilever_scenario.yaml",
+          free_pair_elastic, 0.2, 1);
 }
 
 
 static void test_inflated_beam(void) {
-  compare("inflated beam", "tests/data/bodies/inflated_beam_scenario.yaml", NULL, 0.1);
+  compare("inflated beam", "tests/data/bodies/inflated_beam_scenario.yaml", NULL, 0.1, 0);
+  compare("inflated beam, deformed", "tests/data/bodies/inflated_beam_scenario.yaml", NULL, 0.1,
+          1);
 }
 
 

@@ -78,21 +78,21 @@ void awe_body_kinematics(const awe_model *m, awe_work *w, const double *y) {
 }
 
 
-/* end point of tube i on the body of kinematics k (e = 0: a, 1: b), its velocity */
-static void tube_end(const awe_model *m, const awe_body_kin *k, int i, int e, double x[3],
+/* end point of tube i on body b (e = 0: a, 1: b), its velocity */
+static void tube_end(const awe_model *m, const awe_work *w, int i, int e, double x[3],
                      double v[3], double arm[3]) {
-  awe_mat3_vec(k->R, m->tube_anchor + 6 * i + 3 * e, arm);
-  for (int q = 0; q < 3; q++) x[q] = k->pos[q] + arm[q];
-  awe_v3_cross(v, k->om_w, arm);
-  awe_v3_addto(v, 1.0, k->vel);
+  int b = m->tube_body[2 * i + e];
+  awe_mat3_vec(w->body_R + 9 * b, m->tube_anchor + 6 * i + 3 * e, arm);
+  for (int k = 0; k < 3; k++) x[k] = w->body_pos[3 * b + k] + arm[k];
+  awe_v3_cross(v, w->body_omega_w + 3 * b, arm);
+  awe_v3_addto(v, 1.0, w->body_vel + 3 * b);
 }
 
 
 /* SAM's timoshenko_local_wrench: end wrench in element coordinates, linear in the
  * deformations (delta, th_a, th_b); k = EA, GA, GJ, EIy, EIz, k_shear */
-static void timo_local(const double *k, double L0, double delta, const double ta[3],
-                       const double tb[3], double Fa[3], double Ma[3], double Fb[3],
-                       double Mb[3]) {
+void awe_timo_local(const double *k, double L0, double delta, const double ta[3],
+                    const double tb[3], double Fa[3], double Ma[3], double Fb[3], double Mb[3]) {
   double EA = k[0], GA = k[1], GJ = k[2], EIy = k[3], EIz = k[4], ks = k[5];
   double Py = 12.0 * EIy / (ks * GA * L0 * L0), Pz = 12.0 * EIz / (ks * GA * L0 * L0);
   double by = EIy / (L0 * (1.0 + Py)), bz = EIz / (L0 * (1.0 + Pz));
@@ -111,13 +111,14 @@ static void timo_local(const double *k, double L0, double delta, const double ta
 }
 
 
-static void timoshenko(const awe_model *m, int i, const awe_body_kin *ka,
-                       const awe_body_kin *kb, double Fa[3], double Ma[3], double Fb[3],
-                       double Mb[3]) {
-  const double *Ra = ka->R, *Rb = kb->R, *wa = ka->om_w, *wb = kb->om_w;
+static void timoshenko(const awe_model *m, const awe_work *w, int i, double Fa[3], double Ma[3],
+                       double Fb[3], double Mb[3]) {
+  int a = m->tube_body[2 * i], b = m->tube_body[2 * i + 1];
+  const double *Ra = w->body_R + 9 * a, *Rb = w->body_R + 9 * b;
+  const double *wa = w->body_omega_w + 3 * a, *wb = w->body_omega_w + 3 * b;
   double xa[3], xb[3], va[3], vb[3], arma[3], armb[3];
-  tube_end(m, ka, i, 0, xa, va, arma);
-  tube_end(m, kb, i, 1, xb, vb, armb);
+  tube_end(m, w, i, 0, xa, va, arma);
+  tube_end(m, w, i, 1, xb, vb, armb);
   double d[3], e1[3], e2[3], e3[3], a2[3];
   awe_v3_sub(d, xb, xa);
   double len = awe_v3_norm(d);
@@ -143,7 +144,7 @@ static void timoshenko(const awe_model *m, int i, const awe_body_kin *ka,
   const double *k = m->tube_k + 6 * i;
   double L0 = m->tube_L0[i];
   double fa[3], ma[3], fb[3], mb[3];
-  timo_local(k, L0, len - L0, ta, tb, fa, ma, fb, mb);
+  awe_timo_local(k, L0, len - L0, ta, tb, fa, ma, fb, mb);
   double beta = m->tube_damping[i];
   if (beta > 0.0) {
     double dv[3], spin[3], t[3], ra[3], rb[3];
@@ -162,7 +163,7 @@ static void timoshenko(const awe_model *m, int i, const awe_body_kin *ka,
       rb[q] *= beta;
     }
     double dfa[3], dma[3], dfb[3], dmb[3];
-    timo_local(k, L0, beta * sv, ra, rb, dfa, dma, dfb, dmb);
+    awe_timo_local(k, L0, beta * sv, ra, rb, dfa, dma, dfb, dmb);
     awe_v3_addto(fa, 1.0, dfa);
     awe_v3_addto(ma, 1.0, dma);
     awe_v3_addto(fb, 1.0, dfb);
@@ -180,12 +181,14 @@ static void timoshenko(const awe_model *m, int i, const awe_body_kin *ka,
 }
 
 
-static void elastic(const awe_model *m, int i, const awe_body_kin *ka, const awe_body_kin *kb,
-                    double Fa[3], double Ma[3], double Fb[3], double Mb[3]) {
-  const double *Ra = ka->R, *Rb = kb->R, *wa = ka->om_w, *wb = kb->om_w;
+static void elastic(const awe_model *m, const awe_work *w, int i, double Fa[3], double Ma[3],
+                    double Fb[3], double Mb[3]) {
+  int a = m->tube_body[2 * i], b = m->tube_body[2 * i + 1];
+  const double *Ra = w->body_R + 9 * a, *Rb = w->body_R + 9 * b;
+  const double *wa = w->body_omega_w + 3 * a, *wb = w->body_omega_w + 3 * b;
   double xa[3], xb[3], va[3], vb[3], arma[3], armb[3];
-  tube_end(m, ka, i, 0, xa, va, arma);
-  tube_end(m, kb, i, 1, xb, vb, armb);
+  tube_end(m, w, i, 0, xa, va, arma);
+  tube_end(m, w, i, 1, xb, vb, armb);
   double d[3], dr[3], RR[9], Rrel[9], dth[3];
   awe_v3_sub(d, xb, xa);
   awe_mat3_tvec(Ra, d, dr);
@@ -221,30 +224,12 @@ static void elastic(const awe_model *m, int i, const awe_body_kin *ka, const awe
 }
 
 
-void awe_tube_wrench_at(const awe_model *m, int i, const awe_body_kin *ka,
-                        const awe_body_kin *kb, double Fa[3], double Ma[3], double Fb[3],
-                        double Mb[3]) {
-  if (m->tube_model[i] == AWE_TUBE_TIMOSHENKO)
-    timoshenko(m, i, ka, kb, Fa, Ma, Fb, Mb);
-  else
-    elastic(m, i, ka, kb, Fa, Ma, Fb, Mb);
-}
-
-
-void awe_body_kin_of(const awe_work *w, int j, awe_body_kin *k) {
-  memcpy(k->pos, w->body_pos + 3 * j, sizeof(k->pos));
-  memcpy(k->vel, w->body_vel + 3 * j, sizeof(k->vel));
-  memcpy(k->R, w->body_R + 9 * j, sizeof(k->R));
-  memcpy(k->om_w, w->body_omega_w + 3 * j, sizeof(k->om_w));
-}
-
-
 void awe_tube_wrench(const awe_model *m, const awe_work *w, int i, double Fa[3], double Ma[3],
                      double Fb[3], double Mb[3]) {
-  awe_body_kin ka, kb;
-  awe_body_kin_of(w, m->tube_body[2 * i], &ka);
-  awe_body_kin_of(w, m->tube_body[2 * i + 1], &kb);
-  awe_tube_wrench_at(m, i, &ka, &kb, Fa, Ma, Fb, Mb);
+  if (m->tube_model[i] == AWE_TUBE_TIMOSHENKO)
+    timoshenko(m, w, i, Fa, Ma, Fb, Mb);
+  else
+    elastic(m, w, i, Fa, Ma, Fb, Mb);
 }
 
 

@@ -59,18 +59,10 @@ void awe_body_kinematics(const awe_model *m, awe_work *w, const double *y);
 /* gravity, external inputs, tube wrenches; then the derivatives (w->body_dydt) */
 void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags);
 
-/* a body's pose and velocities (world frame): centre of mass, its velocity, R_b_to_w, omega */
-typedef struct {
-  double pos[3], vel[3], R[9], om_w[3];
-} awe_body_kin;
-
-/* body j's kinematics in w */
-void awe_body_kin_of(const awe_work *w, int j, awe_body_kin *k);
-
-/* the wrench of tube i on bodies of kinematics ka, kb (as awe_tube_wrench) */
-void awe_tube_wrench_at(const awe_model *m, int i, const awe_body_kin *ka,
-                        const awe_body_kin *kb, double Fa[3], double Ma[3], double Fb[3],
-                        double Mb[3]);
+/* the Timoshenko element's end wrench in element coordinates, linear in the deformations
+ * (delta, th_a, th_b) (SAM's timoshenko_local_wrench; above); k = EA, GA, GJ, EIy, EIz, k_s */
+void awe_timo_local(const double *k, double L0, double delta, const double ta[3],
+                    const double tb[3], double Fa[3], double Ma[3], double Fb[3], double Mb[3]);
 
 /* the wrench of tube i on its bodies (world frame; moments about each centre of mass) at the
  * current kinematics in w */

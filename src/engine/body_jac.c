@@ -2,10 +2,8 @@
  * body_jac.h). */
 #include "engine/body_jac.h"
 
-#include <math.h>
 #include <string.h>
 
-#include "engine/body.h"
 #include "engine/wing.h"
 #include "util/kite_frames.h"
 #include "util/vec3.h"
@@ -100,53 +98,5 @@ void awe_body_own_jac(const awe_model *m, const awe_work *w, int j, const double
     for (int r = 0; r < 3; r++) g[r] = -(g1[r] + g2[r]);
     awe_mat3_vec(Ii, g, b);
     for (int r = 0; r < 3; r++) J[13 * (10 + r) + 10 + k] = b[r] - (r == k) * c[k];
-  }
-}
-
-
-/* the kinematics of a body of state y (13) */
-static void kin_of_state(const double *y, awe_body_kin *k) {
-  memcpy(k->pos, y, 3 * sizeof(double));
-  memcpy(k->vel, y + 3, 3 * sizeof(double));
-  awe_quat_to_R(y + 6, k->R);
-  awe_mat3_vec(k->R, y + 10, k->om_w);
-}
-
-
-/* The wrench is linear in the velocities (vel, omega: the damping), so their central
- * differences are exact up to rounding and take a large step; pose columns take h = 1e-5
- * (m, or of the unit quaternion): truncation (h/L)^2 ~ 1e-9 for tubes of 0.3 m, rounding
- * ~ eps |pos| / h */
-void awe_tube_jac(const awe_model *m, const awe_work *w, int i, double J[312]) {
-  memset(J, 0, 312 * sizeof(double));
-  awe_body_kin k0[2];
-  double y0[2][13];
-  for (int e = 0; e < 2; e++) {
-    int b = m->tube_body[2 * i + e];
-    awe_body_kin_of(w, b, &k0[e]);
-    memcpy(y0[e], w->body_pos + 3 * b, 3 * sizeof(double));
-    memcpy(y0[e] + 3, w->body_vel + 3 * b, 3 * sizeof(double));
-    memcpy(y0[e] + 6, w->body_q + 4 * b, 4 * sizeof(double));
-    memcpy(y0[e] + 10, w->body_omega + 3 * b, 3 * sizeof(double));
-  }
-  for (int e = 0; e < 2; e++) {
-    if (w->body_x[m->tube_body[2 * i + e]] < 0) continue;
-    for (int c = 0; c < 13; c++) {
-      double y[13], W[2][12];
-      memcpy(y, y0[e], sizeof(y));
-      double big = fabs(y[c]) > 1.0 ? fabs(y[c]) : 1.0;
-      double h = (c >= 3 && c < 6) || c >= 10 ? 1e-2 * big : 1e-5 * big;
-      double hs[2];
-      for (int side = 0; side < 2; side++) {
-        awe_body_kin k[2] = {k0[0], k0[1]};
-        y[c] = y0[e][c] + (side ? -h : h);
-        hs[side] = y[c];
-        kin_of_state(y, &k[e]);
-        awe_tube_wrench_at(m, i, &k[0], &k[1], W[side], W[side] + 3, W[side] + 6,
-                           W[side] + 9);
-      }
-      double inv = 1.0 / (hs[0] - hs[1]);
-      for (int r = 0; r < 12; r++) J[26 * r + 13 * e + c] = (W[0][r] - W[1][r]) * inv;
-    }
   }
 }

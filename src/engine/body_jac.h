@@ -15,8 +15,8 @@
  *     d/domega_j = Q (x) (0, e_j)/2;
  *   d omega/dt = I^-1 (R^T M - omega x I omega) - c .* omega:
  *     d/dQ_k = I^-1 dR_k^T M,  d/domega = -I^-1 ([omega]x I - [I omega]x) - diag(c).
- * Tubes: the wrench (F_a, M_a, F_b, M_b) of a tube by central differences of the wrench alone
- * (awe_tube_wrench_at; no right-hand side) in the 13 states of each dynamic end body.
+ * Tubes: the wrench (F_a, M_a, F_b, M_b) of a tube, differentiated analytically in the 13
+ * states of each dynamic end body (tube_jac.c; its header has the equations).
  */
 #ifndef AWE_BODY_JAC_H
 #define AWE_BODY_JAC_H
@@ -37,7 +37,7 @@ void awe_body_own_jac(const awe_model *m, const awe_work *w, int j, const double
                       double J[169]);
 
 /* tube i's wrench (rows F_a, M_a, F_b, M_b) in the states of body a (columns 0..12) and of
- * body b (13..25), zero for a STATIC body: J 12x26 row-major (overwritten) */
+ * body b (13..25), zero for a STATIC body: J 12x26 row-major (overwritten); tube_jac.c */
 void awe_tube_jac(const awe_model *m, const awe_work *w, int i, double J[312]);
 
 #endif
