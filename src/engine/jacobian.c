@@ -145,6 +145,27 @@ static void add_block(const sink *k, int r0, int c0, const double *B, double s) 
 }
 
 
+/* v[0 .. nr) (stride sv) into rows r0 .. r0 + nr of column c: a body's rows are consecutive
+ * in each of its columns, so one lookup finds them (add() where the pattern is otherwise) */
+static void add_run(const sink *k, int r0, int nr, int c, const double *v, int sv) {
+  const awe_jac_an *a = k->a;
+  if (c < 0 || !a->mask[c]) return;
+  if (!k->dense) {
+    double *e = entry(k, r0, c);
+    int at = e ? (int)(e - (k->jval + a->col_adr[c])) : -1;
+    const int *r = a->rows + a->col_adr[c];
+    if (at >= 0 && at + nr - 1 < a->col_num[c] && r[at + nr - 1] == r0 + nr - 1) {
+      for (int i = 0; i < nr; i++) e[i] += v[i * sv];
+      return;
+    }
+    for (int i = 1; i < nr; i++) add(k, r0 + i, c, v[i * sv]);
+    if (e) *e += v[0];
+    return;
+  }
+  for (int i = 0; i < nr; i++) add(k, r0 + i, c, v[i * sv]);
+}
+
+
 static void seg_derivs(const awe_model *m, const awe_work *w, int s, seg_der *g) {
   const awe_seg_hot *h = w->seg_hot + s;
   const double *pa = w->pos + 3 * h->a, *pb = w->pos + 3 * h->b;
@@ -627,8 +648,7 @@ static void body_rows(const sink *k, const awe_model *m, const awe_work *w, int 
   int o = w->body_x[j];
   double *J = a->body_J;
   awe_body_own_jac(m, w, j, a->body_dR + 36 * j, J);
-  for (int r = 0; r < 13; r++)
-    for (int c = 0; c < 13; c++) add(k, o + r, o + c, J[13 * r + c]);
+  for (int c = 0; c < 13; c++) add_run(k, o, 13, o + c, J + c, 13);
   if (!a->body_simple[j]) return;
   for (int q = 0; q < m->body_point_num[j]; q++) {
     int i = m->body_points[m->body_point_adr[j] + q];
@@ -677,15 +697,15 @@ static void tube_rows(const sink *k, const awe_model *m, const awe_work *w, int 
       int oc = w->body_x[m->tube_body[2 * i + ec]];
       if (oc < 0) continue;
       for (int c = 0; c < 13; c++) {
-        double dF[3], dM[3];
+        /* rows vel (3), Q (4, nothing), omega (3) of body jb */
+        double v[10] = {0.0}, dM[3];
         for (int r = 0; r < 3; r++) {
-          dF[r] = J[26 * (6 * e + r) + 13 * ec + c];
+          v[r] = rm.A[0][4 * r] * J[26 * (6 * e + r) + 13 * ec + c];
           dM[r] = J[26 * (6 * e + 3 + r) + 13 * ec + c];
         }
-        for (int r = 0; r < 3; r++) add(k, rm.r0[0] + r, oc + c, rm.A[0][4 * r] * dF[r]);
         for (int r = 0; r < 3; r++)
-          add(k, rm.r0[1] + r, oc + c,
-              rm.A[1][3 * r] * dM[0] + rm.A[1][3 * r + 1] * dM[1] + rm.A[1][3 * r + 2] * dM[2]);
+          v[7 + r] = rm.A[1][3 * r] * dM[0] + rm.A[1][3 * r + 1] * dM[1] + rm.A[1][3 * r + 2] * dM[2];
+        add_run(k, rm.r0[0], 10, oc + c, v, 1);
       }
     }
   }

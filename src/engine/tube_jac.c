@@ -316,6 +316,20 @@ static void elastic_dir(const awe_model *m, const awe_work *w, int i, const base
 }
 
 
+/* the wrench's derivative along x */
+static void along(const awe_model *m, const awe_work *w, int i, int timo, const base *b,
+                  const dir *x, double out[12]) {
+  if (timo)
+    timo_dir(m, i, b, x, out);
+  else
+    elastic_dir(m, w, i, b, x, out);
+}
+
+
+/* 18 directions: the chord and the relative velocity act through x_b - x_a and v_b - v_a only
+ * (body a's translation and velocity columns are body b's, negated), the rotations and rates
+ * of each dynamic body along the world axes; a quaternion column is the rotation g_k
+ * (dR/dQ_k = [g_k]x R), an omega column the world rate R e_c */
 void awe_tube_jac(const awe_model *m, const awe_work *w, int i, double J[312]) {
   memset(J, 0, 312 * sizeof(double));
   base b;
@@ -324,35 +338,51 @@ void awe_tube_jac(const awe_model *m, const awe_work *w, int i, double J[312]) {
     timo_base(m, w, i, &b);
   else
     elastic_base(m, w, i, &b);
+  int dyn[2] = {w->body_x[m->tube_body[2 * i]] >= 0, w->body_x[m->tube_body[2 * i + 1]] >= 0};
+  double out[12];
+  for (int c = 0; c < 6; c++) {
+    dir x;
+    memset(&x, 0, sizeof(x));
+    if (c < 3)
+      x.dp[1][c] = 1.0;
+    else
+      x.dv[1][c - 3] = 1.0;
+    along(m, w, i, timo, &b, &x, out);
+    for (int r = 0; r < 12; r++) {
+      if (dyn[0]) J[26 * r + c] = -out[r];
+      if (dyn[1]) J[26 * r + 13 + c] = out[r];
+    }
+  }
   for (int e = 0; e < 2; e++) {
+    if (!dyn[e]) continue;
     int j = m->tube_body[2 * i + e];
-    if (w->body_x[j] < 0) continue;
     const double *R = w->body_R + 9 * j;
-    double dR[36];
+    double dR[36], g[4][3], Jphi[12][3], Jw[12][3];
     awe_quat_dR(w->body_q + 4 * j, dR);
-    for (int c = 0; c < 13; c++) {
+    for (int k = 0; k < 4; k++) {
+      double G[9]; /* dR_k R^T = [g_k]x */
+      mul_bt(dR + 9 * k, R, G);
+      g[k][0] = 0.5 * (G[7] - G[5]);
+      g[k][1] = 0.5 * (G[2] - G[6]);
+      g[k][2] = 0.5 * (G[3] - G[1]);
+    }
+    for (int l = 0; l < 3; l++) {
       dir x;
       memset(&x, 0, sizeof(x));
-      if (c < 3) {
-        x.dp[e][c] = 1.0;
-      } else if (c < 6) {
-        x.dv[e][c - 3] = 1.0;
-      } else if (c < 10) {
-        /* dR_k R^T = [g]x */
-        double G[9];
-        mul_bt(dR + 9 * (c - 6), R, G);
-        x.dphi[e][0] = 0.5 * (G[7] - G[5]);
-        x.dphi[e][1] = 0.5 * (G[2] - G[6]);
-        x.dphi[e][2] = 0.5 * (G[3] - G[1]);
-      } else {
-        for (int q = 0; q < 3; q++) x.dw[e][q] = R[3 * q + c - 10];
-      }
-      double out[12];
-      if (timo)
-        timo_dir(m, i, &b, &x, out);
-      else
-        elastic_dir(m, w, i, &b, &x, out);
-      for (int r = 0; r < 12; r++) J[26 * r + 13 * e + c] = out[r];
+      x.dphi[e][l] = 1.0;
+      along(m, w, i, timo, &b, &x, out);
+      for (int r = 0; r < 12; r++) Jphi[r][l] = out[r];
+      x.dphi[e][l] = 0.0;
+      x.dw[e][l] = 1.0;
+      along(m, w, i, timo, &b, &x, out);
+      for (int r = 0; r < 12; r++) Jw[r][l] = out[r];
+    }
+    for (int r = 0; r < 12; r++) {
+      double *row = J + 26 * r + 13 * e;
+      for (int k = 0; k < 4; k++)
+        row[6 + k] = Jphi[r][0] * g[k][0] + Jphi[r][1] * g[k][1] + Jphi[r][2] * g[k][2];
+      for (int c = 0; c < 3; c++)
+        row[10 + c] = Jw[r][0] * R[c] + Jw[r][1] * R[3 + c] + Jw[r][2] * R[6 + c];
     }
   }
 }
