@@ -158,27 +158,34 @@ static void kin_dir(const base *b, const dir *x, double darm[2][3], double dw[2]
 static void timo_dir(const awe_model *m, int i, const base *b, const dir *x, double out[12]) {
   double darm[2][3], dw[2][3], dvend[2][3], dd[3];
   kin_dir(b, x, darm, dw, dvend, dd);
-  double len = b->len, dlen = awe_v3_dot(b->e1, dd), de1[3], de2[3], de3[3], da2[3], dp[3];
-  for (int q = 0; q < 3; q++) de1[q] = (dd[q] - dlen * b->e1[q]) / len;
-  awe_v3_cross(da2, x->dphi[0], b->a2);
-  double s1 = awe_v3_dot(da2, b->e1) + awe_v3_dot(b->a2, de1), s2 = awe_v3_dot(b->a2, b->e1);
-  for (int q = 0; q < 3; q++) dp[q] = da2[q] - s1 * b->e1[q] - s2 * de1[q];
-  double s3 = awe_v3_dot(b->e2, dp);
-  for (int q = 0; q < 3; q++) de2[q] = (dp[q] - s3 * b->e2[q]) / b->pn;
-  double t1[3], t2[3], eps[3];
-  awe_v3_cross(t1, de1, b->e2);
-  awe_v3_cross(t2, b->e1, de2);
-  for (int q = 0; q < 3; q++) de3[q] = t1[q] + t2[q];
-  awe_v3_cross(eps, b->e1, de1);
-  awe_v3_cross(t1, b->e2, de2);
-  awe_v3_cross(t2, b->e3, de3);
-  for (int q = 0; q < 3; q++) eps[q] = 0.5 * (eps[q] + t1[q] + t2[q]);
-  double du0 = dlen, du[2][3];
-  for (int e = 0; e < 2; e++) {
-    double g[3], u[3];
-    for (int q = 0; q < 3; q++) g[q] = x->dphi[e][q] - eps[q];
-    awe_mat3_tvec(b->E, g, u);
-    vee_rot(b->D[e], b->trD[e], u, du[e]);
+  double len = b->len, dlen = 0.0, de1[3] = {0.0}, eps[3] = {0.0}, t1[3], t2[3];
+  double du0 = 0.0, du[2][3] = {{0.0}};
+  int pose = 0; /* a translation or rotation: the chord and the frame move */
+  for (int e = 0; e < 2; e++)
+    for (int q = 0; q < 3; q++) pose |= x->dp[e][q] != 0.0 || x->dphi[e][q] != 0.0;
+  if (pose) {
+    double de2[3], de3[3], da2[3], dp[3];
+    dlen = awe_v3_dot(b->e1, dd);
+    for (int q = 0; q < 3; q++) de1[q] = (dd[q] - dlen * b->e1[q]) / len;
+    awe_v3_cross(da2, x->dphi[0], b->a2);
+    double s1 = awe_v3_dot(da2, b->e1) + awe_v3_dot(b->a2, de1), s2 = awe_v3_dot(b->a2, b->e1);
+    for (int q = 0; q < 3; q++) dp[q] = da2[q] - s1 * b->e1[q] - s2 * de1[q];
+    double s3 = awe_v3_dot(b->e2, dp);
+    for (int q = 0; q < 3; q++) de2[q] = (dp[q] - s3 * b->e2[q]) / b->pn;
+    awe_v3_cross(t1, de1, b->e2);
+    awe_v3_cross(t2, b->e1, de2);
+    for (int q = 0; q < 3; q++) de3[q] = t1[q] + t2[q];
+    awe_v3_cross(eps, b->e1, de1);
+    awe_v3_cross(t1, b->e2, de2);
+    awe_v3_cross(t2, b->e3, de3);
+    for (int q = 0; q < 3; q++) eps[q] = 0.5 * (eps[q] + t1[q] + t2[q]);
+    du0 = dlen;
+    for (int e = 0; e < 2; e++) {
+      double g[3], u[3];
+      for (int q = 0; q < 3; q++) g[q] = x->dphi[e][q] - eps[q];
+      awe_mat3_tvec(b->E, g, u);
+      vee_rot(b->D[e], b->trD[e], u, du[e]);
+    }
   }
   double beta = m->tube_damping[i];
   if (beta > 0.0) {
