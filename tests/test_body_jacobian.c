@@ -3,7 +3,9 @@
  * side, and runs with analytic and with finite-difference body columns agree.
  *
  * Models: two spinning bodies with riding points, a free point and springs to a fixed hook
- * in wind (tests/data/bodies/body_jac_scenario.yaml); the one-tube Timoshenko cantilever under
+ * in wind (tests/data/bodies/body_jac_scenario.yaml); a body on a reeling 4-segment tether
+ * from a free winch (body_tether_scenario.yaml: the tether length and winch speed columns of
+ * the body's rows); the one-tube Timoshenko cantilever under
  * its tip weight (cantilever_scenario.yaml), also as a free-free spinning pair; the same with
  * the lumped elastic tube; the clamped inflated beam (four Timoshenko tubes and an elastic
  * hinge, inflated_beam_scenario.yaml).
@@ -191,6 +193,13 @@ static void edit_bodies(awe_spec *s) {
 }
 
 
+/* a reeling tether to a riding point: its length and the winch speed in the body's rows */
+static void test_body_tether(void) {
+  compare("body on a reeling tether", "tests/data/bodies/body_tether_scenario.yaml", NULL, 0.2,
+          0);
+}
+
+
 static void test_bodies_points(void) {
   compare("bodies, riding points", "tests/data/bodies/body_jac_scenario.yaml", edit_bodies, 0.2,
           0);
@@ -300,6 +309,7 @@ static void test_runs_agree(void) {
 int main(void) {
   gsl_set_error_handler_off();
   RUN(test_bodies_points);
+  RUN(test_body_tether);
   RUN(test_timoshenko);
   RUN(test_elastic);
   RUN(test_inflated_beam);
