@@ -464,6 +464,28 @@ static void aero_rows(const sink *k, const awe_model *m, const awe_work *w, int 
 }
 
 
+/* point i's drag D = c0 |va| va, va = f(z) wind - v: A = dD/d va and dD/dz (density and
+ * wind profile); 0 when the point has none */
+static int point_drag(const awe_model *m, const awe_work *w, int i, double A[9], double dz[3]) {
+  double area = m->point_area[i], cd = m->point_cd[i];
+  if (area == 0.0 || cd == 0.0) return 0;
+  double z = w->pos[3 * i + 2], wind[3], va[3], dw[3];
+  awe_wind_point(m, w, w->pos + 3 * i, wind);
+  awe_v3_sub(va, wind, w->vel + 3 * i);
+  double vn = sqrt(awe_v3_dot(va, va) + 1e-24);
+  double c0 = 0.5 * awe_density(&m->env, z) * cd * area;
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) A[3 * r + c] = c0 * ((r == c) * vn + va[r] * va[c] / vn);
+  double dlr = awe_density_dlog(&m->env, z);
+  awe_wind_dz(m, w, w->pos + 3 * i, dw);
+  for (int r = 0; r < 3; r++) {
+    dz[r] = c0 * vn * va[r] * dlr;
+    for (int c = 0; c < 3; c++) dz[r] += A[3 * r + c] * dw[c];
+  }
+  return 1;
+}
+
+
 static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int i) {
   int o = w->point_x[i];
   for (int e = 0; e < 3; e++) add(k, o + e, o + 3 + e, 1.0); /* d pos/dt = vel */
@@ -497,31 +519,16 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   }
   /* point drag and damping (aerodynamic point forces of a particle wing depend only on its
    * frame, whose reference-point columns keep finite differences) */
-  const double *v = w->vel + 3 * i, *wfd = m->point_wfd + 3 * i, *bfd = m->point_bfd + 3 * i;
+  const double *wfd = m->point_wfd + 3 * i, *bfd = m->point_bfd + 3 * i;
   int jw = m->point_wing[i];
   int framed = jw >= 0 && (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0);
   for (int c = 0; c < 3; c++) add(k, r0 + c, o + 3 + c, -wfd[c] - (framed ? 0.0 : bfd[c]));
   if (framed) frame_damping_rows(k, m, w, i, jw, r0);
   if (m->point_type[i] == AWE_PT_WING && particle_wing(w, jw)) aero_rows(k, m, w, i, jw, r0, inv_m);
-  double area = m->point_area[i], cd = m->point_cd[i];
-  if (area != 0.0 && cd != 0.0) {
-    double z = w->pos[3 * i + 2], wind[3], va[3];
-    awe_wind_point(m, w, w->pos + 3 * i, wind);
-    awe_v3_sub(va, wind, v);
-    double vn = sqrt(awe_v3_dot(va, va) + 1e-24);
-    double c0 = 0.5 * awe_density(&m->env, z) * cd * area;
-    double A[9]; /* d D/d va */
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) A[3 * r + c] = c0 * ((r == c) * vn + va[r] * va[c] / vn);
+  double A[9], dz[3];
+  if (point_drag(m, w, i, A, dz)) {
     add_block(k, r0, o + 3, A, -inv_m);
-    double dlr = awe_density_dlog(&m->env, z);
-    double dw[3];
-    awe_wind_dz(m, w, w->pos + 3 * i, dw);
-    for (int r = 0; r < 3; r++) {
-      double dz = c0 * vn * va[r] * dlr;
-      for (int c = 0; c < 3; c++) dz += A[3 * r + c] * dw[c];
-      add(k, r0 + r, o + 2, dz * inv_m);
-    }
+    for (int r = 0; r < 3; r++) add(k, r0 + r, o + 2, dz[r] * inv_m);
   }
 }
 
@@ -667,6 +674,15 @@ static void body_rows(const sink *k, const awe_model *m, const awe_work *w, int 
         double v[3] = {0.0, 0.0, -m->env.g * 0.5 * w->segment_lambda[s] * dl};
         emit_col(k, &rm, xl, v);
       }
+    }
+    /* its drag: d/d v_i = -A, d/d z_i */
+    double A[9], dz[3];
+    if (point_drag(m, w, i, A, dz)) {
+      double B[9] = {0.0};
+      for (int e = 0; e < 9; e++) A[e] = -A[e];
+      emit_vel(k, &rm, w, i, A);
+      for (int r = 0; r < 3; r++) B[3 * r + 2] = dz[r];
+      emit_pos(k, &rm, w, i, B);
     }
     /* the arm R r_i turns with Q: d(arm x F_i)/dQ_e = darm_e x F_i, into the rate rows only */
     rq = rm;
@@ -1082,16 +1098,14 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     row_ok[x] = 1;
     row_ok[x + 1] = (unsigned char)ok;
   }
-  /* DYNAMIC bodies: their riding points plain (no group, wing or point drag; plain
-   * segments) */
+  /* DYNAMIC bodies: their riding points plain (no group or wing; plain segments) */
   for (int j = 0; j < m->nbody; j++) {
     int o = w->body_x[j];
     if (o < 0) continue;
     int ok = 1;
     for (int q = 0; q < m->body_point_num[j] && ok; q++) {
       int i = m->body_points[m->body_point_adr[j] + q];
-      ok = a->ride_body[i] == j && !in_group[i] && m->point_wing[i] < 0 &&
-           !(m->point_area[i] != 0.0 && m->point_cd[i] != 0.0);
+      ok = a->ride_body[i] == j && !in_group[i] && m->point_wing[i] < 0;
       for (int e = 0; e < w->point_seg_num[i] && ok; e++)
         ok = a->seg_plain[w->point_segs[w->point_seg_adr[i] + e]];
     }

@@ -22,8 +22,8 @@
  * frame R: d(R f_b)/dp (+ R G dR^T va_w for linearized loads) and d(R B R^T dv)/dp with dR/dp
  * from central differences of the frame
  * alone (wing.h awe_wing_frame_at; no right-hand side).
- * DYNAMIC rigid bodies (body.h): their 13 rows, when their riding points are plain (no group,
- * wing or point drag; plain segments): the own block, the riding points' segment forces and
+ * DYNAMIC rigid bodies (body.h): their 13 rows, when their riding points are plain (no group
+ * or wing; plain segments): the own block, the riding points' segment forces and drag, and
  * the tube wrenches (body_jac.h, tube_jac.c); a segment end riding a body is differentiated
  * through p = c + R r, v = v_c + R (omega x r) in every row that reads it (a winch or pulley
  * row with such an end is not simple).
