@@ -5,7 +5,8 @@
  * Models: two spinning bodies with riding points, a free point and springs to a fixed hook
  * in wind (tests/data/bodies/body_jac_scenario.yaml); a body on a reeling 4-segment tether
  * from a free winch (body_tether_scenario.yaml: the tether length and winch speed columns of
- * the body's rows); the one-tube Timoshenko cantilever under
+ * the body's rows), and on a tether of one segment (body_winch_scenario.yaml: the winch's row
+ * reads the riding point); the one-tube Timoshenko cantilever under
  * its tip weight (cantilever_scenario.yaml), also as a free-free spinning pair; the same with
  * the lumped elastic tube; the clamped inflated beam (four Timoshenko tubes and an elastic
  * hinge, inflated_beam_scenario.yaml).
@@ -16,7 +17,7 @@
  * column analytic; every nonzero analytic entry inside the integrator's pattern (the sparse
  * steppers see only those). The largest error per block is printed: body rows in their own
  * body's columns, in another body's columns (tubes, segments between riding points), in a
- * point's columns; a point's rows in a body's columns.
+ * point's (tether's, winch's) columns; a point's (winch's) rows in a body's columns.
  * Runs: the cantilever and the inflated beam with run.jacobian = analytic and = fd (trbdf2)
  * end within 100 x the tolerance of each other.
  */
@@ -193,9 +194,12 @@ static void edit_bodies(awe_spec *s) {
 }
 
 
-/* a reeling tether to a riding point: its length and the winch speed in the body's rows */
+/* a reeling tether to a riding point: its length and the winch speed in the body's rows, the
+ * riding point in the winch's row */
 static void test_body_tether(void) {
   compare("body on a reeling tether", "tests/data/bodies/body_tether_scenario.yaml", NULL, 0.2,
+          0);
+  compare("body on the winch's segment", "tests/data/bodies/body_winch_scenario.yaml", NULL, 0.2,
           0);
 }
 

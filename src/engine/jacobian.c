@@ -270,6 +270,7 @@ typedef struct {
   int n, r0[2];
   double A[2][9];
   double scale; /* n = 1, A = scale I: a point's rows (A unused) */
+  int nr;       /* 1: one row r0 (A's first row: a winch's), else three */
 } rowmap;
 
 
@@ -287,6 +288,12 @@ static void emit_block(const sink *k, const rowmap *rm, int c0, const double *B)
     add_block(k, rm->r0[0], c0, B, rm->scale);
     return;
   }
+  if (rm->nr == 1) {
+    const double *A = rm->A[0];
+    for (int j = 0; j < 3; j++)
+      add(k, rm->r0[0], c0 + j, A[0] * B[j] + A[1] * B[3 + j] + A[2] * B[6 + j]);
+    return;
+  }
   for (int g = 0; g < rm->n; g++) {
     double C[9];
     mul3(rm->A[g], B, C);
@@ -300,6 +307,10 @@ static void emit_col(const sink *k, const rowmap *rm, int c, const double v[3]) 
   if (c < 0) return;
   if (rm->scale != 0.0) {
     for (int i = 0; i < 3; i++) add(k, rm->r0[0] + i, c, rm->scale * v[i]);
+    return;
+  }
+  if (rm->nr == 1) {
+    add(k, rm->r0[0], c, rm->A[0][0] * v[0] + rm->A[0][1] * v[1] + rm->A[0][2] * v[2]);
     return;
   }
   for (int g = 0; g < rm->n; g++) {
@@ -589,19 +600,16 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
     int sg = segs[e];
     const seg_der g = *seg_get(k->a, m, w, sg);
     const awe_seg_hot *h = w->seg_hot + sg;
-    int xa = w->point_x[h->a], xb = w->point_x[h->b];
-    /* F^T K (and C) */
-    for (int j = 0; j < 3; j++) {
-      double kj = 0.0, cj = 0.0;
-      for (int i = 0; i < 3; i++) {
-        kj += F[i] * g.K[3 * i + j];
-        cj += F[i] * g.C[3 * i + j];
-      }
-      if (xb >= 0) add(k, x, xb + j, s * sign[e] * kj);
-      if (xa >= 0) add(k, x, xa + j, -s * sign[e] * kj);
-      if (xa >= 0) add(k, x, xa + 3 + j, s * sign[e] * cj);
-      if (xb >= 0) add(k, x, xb + 3 + j, -s * sign[e] * cj);
-    }
+    /* F^T K (and C) into the one row x; an end riding a body through its kinematics */
+    rowmap rw = {.n = 1, .nr = 1, .r0 = {x, 0}};
+    double B[9];
+    for (int i = 0; i < 3; i++) rw.A[0][i] = s * sign[e] * F[i];
+    emit_pos(k, &rw, w, h->b, g.K);
+    for (int i = 0; i < 9; i++) B[i] = -g.K[i];
+    emit_pos(k, &rw, w, h->a, B);
+    emit_vel(k, &rw, w, h->a, g.C);
+    for (int i = 0; i < 9; i++) B[i] = -g.C[i];
+    emit_vel(k, &rw, w, h->b, B);
     double dl;
     int xl = l0_col(m, w, sg, &dl);
     if (xl >= 0) add(k, x, xl, s * sign[e] * awe_v3_dot(F, g.dl0) * dl);
@@ -631,6 +639,7 @@ static void body_map(const awe_model *m, const awe_work *w, int j, const double 
   const double *R = w->body_R + 9 * j, *Ii = m->body_Iinv + 9 * j;
   double inv = 1.0 / m->body_mass[j], IR[9];
   rm->n = 2;
+  rm->nr = 3;
   rm->r0[0] = o + 3;
   rm->r0[1] = o + 10;
   rm->scale = 0.0;
@@ -1084,7 +1093,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     int ok = 1;
     for (int e = 0; e < w->winch_seg_num[wi] && ok; e++) {
       int s = w->winch_segs[w->winch_seg_adr[wi] + e];
-      ok = a->seg_plain[s] && w->seg_hot[s].pulley < 0 && !rides(a, w, s);
+      ok = a->seg_plain[s] && w->seg_hot[s].pulley < 0;
     }
     a->wi_simple[wi] = (unsigned char)ok;
     row_ok[w->winch_x[wi]] = (unsigned char)ok;
