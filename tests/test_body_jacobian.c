@@ -6,7 +6,7 @@
  * in wind (tests/data/bodies/body_jac_scenario.yaml); a body on a reeling 4-segment tether
  * from a free winch (body_tether_scenario.yaml: the tether length and winch speed columns of
  * the body's rows), and on a tether of one segment (body_winch_scenario.yaml: the winch's row
- * reads the riding point); the one-tube Timoshenko cantilever under
+ * reads the riding point), and on a pulley's leg (body_pulley_scenario.yaml); the one-tube Timoshenko cantilever under
  * its tip weight (cantilever_scenario.yaml), also as a free-free spinning pair; the same with
  * the lumped elastic tube; the clamped inflated beam (four Timoshenko tubes and an elastic
  * hinge, inflated_beam_scenario.yaml).
@@ -195,12 +195,13 @@ static void edit_bodies(awe_spec *s) {
 
 
 /* a reeling tether to a riding point: its length and the winch speed in the body's rows, the
- * riding point in the winch's row */
+ * riding point in the winch's row; a pulley's leg to a riding point */
 static void test_body_tether(void) {
   compare("body on a reeling tether", "tests/data/bodies/body_tether_scenario.yaml", NULL, 0.2,
           0);
   compare("body on the winch's segment", "tests/data/bodies/body_winch_scenario.yaml", NULL, 0.2,
           0);
+  compare("body on a pulley's leg", "tests/data/bodies/body_pulley_scenario.yaml", NULL, 0.2, 0);
 }
 
 

@@ -560,14 +560,19 @@ static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, in
     double sg = ((leg == 0 ? 1.0 : -1.0) - 0.5 * dft) * inv_m;
     const seg_der g = *seg_get(k->a, m, w, s);
     const awe_seg_hot *h = w->seg_hot + s;
-    int xa = w->point_x[h->a], xb = w->point_x[h->b];
     const double *u = w->seg_dir + 3 * s;
-    for (int c = 0; c < 3; c++) {
-      if (xb >= 0) add(k, x + 1, xb + c, sg * g.gk[c]);
-      if (xa >= 0) add(k, x + 1, xa + c, -sg * g.gk[c]);
-      if (xa >= 0) add(k, x + 1, xa + 3 + c, sg * g.gc * u[c]);
-      if (xb >= 0) add(k, x + 1, xb + 3 + c, -sg * g.gc * u[c]);
-    }
+    /* the gradient of F_s into the one row x + 1 (B's first row); an end riding a body
+     * through its kinematics */
+    rowmap rp = {.n = 1, .nr = 1, .r0 = {x + 1, 0}, .A = {{sg, 0.0, 0.0}}};
+    double B[9] = {0.0};
+    for (int c = 0; c < 3; c++) B[c] = g.gk[c];
+    emit_pos(k, &rp, w, h->b, B);
+    for (int c = 0; c < 3; c++) B[c] = -g.gk[c];
+    emit_pos(k, &rp, w, h->a, B);
+    for (int c = 0; c < 3; c++) B[c] = g.gc * u[c];
+    emit_vel(k, &rp, w, h->a, B);
+    for (int c = 0; c < 3; c++) B[c] = -g.gc * u[c];
+    emit_vel(k, &rp, w, h->b, B);
     double dl;
     int xl = l0_col(m, w, s, &dl);
     if (xl >= 0) add(k, x + 1, xl, sg * g.gl0 * dl);
@@ -973,12 +978,6 @@ static int plain_end(const awe_work *w, int i) {
 
 
 
-/* segment s has an end riding a DYNAMIC body */
-static int rides(const awe_jac_an *a, const awe_work *w, int s) {
-  return a->ride_body[w->seg_hot[s].a] >= 0 || a->ride_body[w->seg_hot[s].b] >= 0;
-}
-
-
 /* can point i's velocity rows be written here? (its segments plain; a frame it depends on,
  * through aerodynamic point forces or body-frame damping, that of a particle wing; no group) */
 static int simple_point(const awe_jac_an *a, const awe_model *m, const awe_work *w,
@@ -1101,8 +1100,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   for (int p = 0; p < m->npulley; p++) {
     int x = w->pulley_x[p];
     if (x < 0) continue;
-    int ok = a->seg_plain[m->pulley_seg[2 * p]] && a->seg_plain[m->pulley_seg[2 * p + 1]] &&
-             !rides(a, w, m->pulley_seg[2 * p]) && !rides(a, w, m->pulley_seg[2 * p + 1]);
+    int ok = a->seg_plain[m->pulley_seg[2 * p]] && a->seg_plain[m->pulley_seg[2 * p + 1]];
     a->pu_simple[p] = (unsigned char)ok;
     row_ok[x] = 1;
     row_ok[x + 1] = (unsigned char)ok;

@@ -26,7 +26,7 @@
  * or wing; plain segments): the own block, the riding points' segment forces and drag, and
  * the tube wrenches (body_jac.h, tube_jac.c); a segment end riding a body is differentiated
  * through p = c + R r, v = v_c + R (omega x r) in every row that reads it (points, bodies,
- * winches; a pulley row with such an end is not simple).
+ * winches, pulleys).
  * Rigid wings (their bodies, twist groups) and quasi-static clusters keep finite differences.
  * Steady state (AWE_CTX_FIX_SPHERE): a particle-wing point's rows are projected radially,
  * d pos/dt = P v, d vel/dt = P acc, P = r r^T/r.r (rhs.c); the analytic entries are
