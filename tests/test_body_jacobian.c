@@ -83,6 +83,9 @@ static int body_of(const awe_model *m, const awe_work *w, int x) {
 }
 
 
+/* the context flags the Jacobians are compared under (the steady state's, held bodies) */
+static unsigned ctx_flags;
+
 enum { OWN, BODY_BODY, BODY_POINT, POINT_BODY, OTHER, NBLK };
 static const char *blk_name[NBLK] = {"body/own", "body/other body", "body/point",
                                      "point/body", "other"};
@@ -100,6 +103,7 @@ static void compare(const char *label, const char *scenario, spec_edit edit, dou
   }
   awe_err err = {0};
   if (t_fly > 0.0) ENSURE(awe_sim_step(a.sim, t_fly, &err) == AWE_OK);
+  a.sim->ctx.flags |= ctx_flags;
   const awe_model *m = a.m;
   const awe_work *w = a.sim->w;
   for (int j = m->nbody - 1; j >= 0 && deform; j--) {
@@ -311,6 +315,22 @@ static void test_runs_agree(void) {
 }
 
 
+/* under the steady state's flags (winches held, FIX_SPHERE, no lag) and with the bodies held
+ * (AWE_CTX_FIX_WING: their rows are 0) */
+static void test_flags(void) {
+  ctx_flags = AWE_CTX_BRAKE_ALL | AWE_CTX_FIX_SPHERE | AWE_CTX_NO_LAG;
+  compare("steady-state flags, riding points", "tests/data/bodies/body_jac_scenario.yaml",
+          edit_bodies, 0.2, 1);
+  compare("steady-state flags, tether", "tests/data/bodies/body_tether_scenario.yaml", NULL, 0.2,
+          0);
+  ctx_flags = AWE_CTX_FIX_WING;
+  compare("bodies held, riding points", "tests/data/bodies/body_jac_scenario.yaml", edit_bodies,
+          0.2, 1);
+  compare("bodies held, beam", "tests/data/bodies/inflated_beam_scenario.yaml", NULL, 0.1, 1);
+  ctx_flags = 0;
+}
+
+
 int main(void) {
   gsl_set_error_handler_off();
   RUN(test_bodies_points);
@@ -318,6 +338,7 @@ int main(void) {
   RUN(test_timoshenko);
   RUN(test_elastic);
   RUN(test_inflated_beam);
+  RUN(test_flags);
   RUN(test_runs_agree);
   return harness_report();
 }
