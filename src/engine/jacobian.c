@@ -651,7 +651,8 @@ static void body_map(const awe_model *m, const awe_work *w, int j, const double 
   for (int e = 0; e < 9; e++) rm->A[0][e] = (e % 4 == 0) * inv;
   for (int r = 0; r < 3; r++)
     for (int c = 0; c < 3; c++)
-      IR[3 * r + c] = Ii[3 * r] * R[3 * c] + Ii[3 * r + 1] * R[3 * c + 1] + Ii[3 * r + 2] * R[3 * c + 2];
+      IR[3 * r + c] =
+          Ii[3 * r] * R[3 * c] + Ii[3 * r + 1] * R[3 * c + 1] + Ii[3 * r + 2] * R[3 * c + 2];
   if (!arm) {
     memcpy(rm->A[1], IR, sizeof(IR));
     return;
@@ -733,8 +734,10 @@ static void tube_rows(const sink *k, const awe_model *m, const awe_work *w, int 
           v[r] = rm.A[0][4 * r] * J[26 * (6 * e + r) + 13 * ec + c];
           dM[r] = J[26 * (6 * e + 3 + r) + 13 * ec + c];
         }
-        for (int r = 0; r < 3; r++)
-          v[7 + r] = rm.A[1][3 * r] * dM[0] + rm.A[1][3 * r + 1] * dM[1] + rm.A[1][3 * r + 2] * dM[2];
+        for (int r = 0; r < 3; r++) {
+          const double *A1 = rm.A[1] + 3 * r;
+          v[7 + r] = A1[0] * dM[0] + A1[1] * dM[1] + A1[2] * dM[2];
+        }
         add_run(k, rm.r0[0], 10, oc + c, v, 1);
       }
     }

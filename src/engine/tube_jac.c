@@ -59,7 +59,8 @@ static void tmul(const double A[9], const double B[9], double C[9]) {
 static void mul_bt(const double A[9], const double B[9], double C[9]) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      C[3 * i + j] = A[3 * i] * B[3 * j] + A[3 * i + 1] * B[3 * j + 1] + A[3 * i + 2] * B[3 * j + 2];
+      C[3 * i + j] =
+          A[3 * i] * B[3 * j] + A[3 * i + 1] * B[3 * j + 1] + A[3 * i + 2] * B[3 * j + 2];
 }
 
 
