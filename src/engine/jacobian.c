@@ -1108,7 +1108,16 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     row_ok[x] = 1;
     row_ok[x + 1] = (unsigned char)ok;
   }
-  /* DYNAMIC bodies: their riding points plain (no group or wing; plain segments) */
+  /* DYNAMIC bodies: their riding points plain (no group or wing, no wing's origin or
+   * reference point: a wing's frame rows read only points with a state; plain segments).
+   * in_group marks those points from here on. */
+  for (int jw = 0; jw < m->nwing; jw++) {
+    for (int e = 0; e < m->wing_origin_num[jw]; e++)
+      in_group[m->wing_origin_pts[m->wing_origin_adr[jw] + e]] = 1;
+    for (int set = 0; set < 4; set++)
+      for (int e = 0; e < m->wing_ref_num[4 * jw + set]; e++)
+        in_group[m->wing_ref_pts[m->wing_ref_adr[4 * jw + set] + e]] = 1;
+  }
   for (int j = 0; j < m->nbody; j++) {
     int o = w->body_x[j];
     if (o < 0) continue;
