@@ -4,6 +4,9 @@
  *   pendulum       scenarios/pendulum.yaml, 20 s, abs_tol = rel_tol = 1e-6
  *   tether60       scenarios/reel_out.yaml: 10-segment hanging tether reeling out, 60 s, 1e-6
  *   2plate         models/2plate_kite (particle and rigid structure), aero off, 10 s, 1e-6
+ *   beam22         tests/data/bodies/beam22_scenario.yaml: a clamped beam of 21 Timoshenko tubes
+ *                  (22 bodies), 10 s, with the analytic body columns and (beam22-fd) with
+ *                  coloured finite differences (run.jacobian = fd), trbdf2, ros34pw2, msbdf
  *   memory         the reel-out for 60 s and for 3600 s, without and with the HDF5 log (the
  *                  simulation's peak RSS must not grow with the run length)
  * every stepper on the first three (the default stepper was chosen from this table).
@@ -109,6 +112,13 @@ int main(void) {
     if (!strcmp(steppers[i], "bsimp") || !strcmp(steppers[i], "rk4imp")) continue; /* minutes */
     spawn_case("2plate-part", "scenarios/tests/2plate_noaero.yaml", steppers[i], plate_p, NULL);
     spawn_case("2plate-rigid", "scenarios/tests/2plate_noaero.yaml", steppers[i], plate_r, NULL);
+  }
+  const char *beam_a[] = {"run.duration=10", NULL};
+  const char *beam_f[] = {"run.duration=10", "run.jacobian=fd", NULL};
+  static const char *const bsteppers[] = {"trbdf2", "ros34pw2", "msbdf"};
+  for (int i = 0; i < 3; i++) {
+    spawn_case("beam22", "tests/data/bodies/beam22_scenario.yaml", bsteppers[i], beam_a, NULL);
+    spawn_case("beam22-fd", "tests/data/bodies/beam22_scenario.yaml", bsteppers[i], beam_f, NULL);
   }
   /* memory: the same run logged to HDF5 for 60 s and 3600 s, default stepper */
   char h5[64];

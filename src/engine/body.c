@@ -91,9 +91,8 @@ static void tube_end(const awe_model *m, const awe_work *w, int i, int e, double
 
 /* SAM's timoshenko_local_wrench: end wrench in element coordinates, linear in the
  * deformations (delta, th_a, th_b); k = EA, GA, GJ, EIy, EIz, k_shear */
-static void timo_local(const double *k, double L0, double delta, const double ta[3],
-                       const double tb[3], double Fa[3], double Ma[3], double Fb[3],
-                       double Mb[3]) {
+void awe_timo_local(const double *k, double L0, double delta, const double ta[3],
+                    const double tb[3], double Fa[3], double Ma[3], double Fb[3], double Mb[3]) {
   double EA = k[0], GA = k[1], GJ = k[2], EIy = k[3], EIz = k[4], ks = k[5];
   double Py = 12.0 * EIy / (ks * GA * L0 * L0), Pz = 12.0 * EIz / (ks * GA * L0 * L0);
   double by = EIy / (L0 * (1.0 + Py)), bz = EIz / (L0 * (1.0 + Pz));
@@ -145,7 +144,7 @@ static void timoshenko(const awe_model *m, const awe_work *w, int i, double Fa[3
   const double *k = m->tube_k + 6 * i;
   double L0 = m->tube_L0[i];
   double fa[3], ma[3], fb[3], mb[3];
-  timo_local(k, L0, len - L0, ta, tb, fa, ma, fb, mb);
+  awe_timo_local(k, L0, len - L0, ta, tb, fa, ma, fb, mb);
   double beta = m->tube_damping[i];
   if (beta > 0.0) {
     double dv[3], spin[3], t[3], ra[3], rb[3];
@@ -164,7 +163,7 @@ static void timoshenko(const awe_model *m, const awe_work *w, int i, double Fa[3
       rb[q] *= beta;
     }
     double dfa[3], dma[3], dfb[3], dmb[3];
-    timo_local(k, L0, beta * sv, ra, rb, dfa, dma, dfb, dmb);
+    awe_timo_local(k, L0, beta * sv, ra, rb, dfa, dma, dfb, dmb);
     awe_v3_addto(fa, 1.0, dfa);
     awe_v3_addto(ma, 1.0, dma);
     awe_v3_addto(fb, 1.0, dfb);

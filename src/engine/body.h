@@ -59,6 +59,11 @@ void awe_body_kinematics(const awe_model *m, awe_work *w, const double *y);
 /* gravity, external inputs, tube wrenches; then the derivatives (w->body_dydt) */
 void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags);
 
+/* the Timoshenko element's end wrench in element coordinates, linear in the deformations
+ * (delta, th_a, th_b) (SAM's timoshenko_local_wrench; above); k = EA, GA, GJ, EIy, EIz, k_s */
+void awe_timo_local(const double *k, double L0, double delta, const double ta[3],
+                    const double tb[3], double Fa[3], double Ma[3], double Fb[3], double Mb[3]);
+
 /* the wrench of tube i on its bodies (world frame; moments about each centre of mass) at the
  * current kinematics in w */
 void awe_tube_wrench(const awe_model *m, const awe_work *w, int i, double Fa[3], double Ma[3],

@@ -6,6 +6,8 @@
 
 #include "engine/aero_coupling.h"
 #include "engine/atmosphere.h"
+#include "engine/body.h"
+#include "engine/body_jac.h"
 #include "engine/ground.h"
 #include "engine/wind.h"
 #include "engine/pulley.h"
@@ -39,6 +41,12 @@ struct awe_jac_an {
    * the same (i, j) in the same order every time, so a lookup is one comparison; a different
    * order (a branch taken differently) searches and records again. Scratch like slot. */
   int *lk_i, *lk_j, *lk_off, *lk_len, lk_cap;
+  /* rigid bodies (body_jac.h) */
+  unsigned char *body_simple; /* [nbody] DYNAMIC body whose rows are written here */
+  int *ride_body;           /* [np] the DYNAMIC body a point rides, or -1 */
+  double *ride_J;           /* [33 np] its dp/dQ, dv/dQ (3x4), dv/domega (3x3) */
+  double *body_dR;          /* [36 nbody] dR/dQ_k of each DYNAMIC body */
+  double *body_J;           /* [169 + 312] scratch: a body's own block, a tube's wrench */
 };
 
 /* the derivatives of one segment's end forces (jacobian.h) */
@@ -134,6 +142,27 @@ static void add_block(const sink *k, int r0, int c0, const double *B, double s) 
       if (x != 0.0) v[i] += x;
     }
   }
+}
+
+
+/* v[0 .. nr) (stride sv) into rows r0 .. r0 + nr of column c: a body's rows are consecutive
+ * in each of its columns, so one lookup finds them (add() where the pattern is otherwise) */
+static void add_run(const sink *k, int r0, int nr, int c, const double *v, int sv) {
+  const awe_jac_an *a = k->a;
+  if (c < 0 || !a->mask[c]) return;
+  if (!k->dense) {
+    double *e = entry(k, r0, c);
+    int at = e ? (int)(e - (k->jval + a->col_adr[c])) : -1;
+    const int *r = a->rows + a->col_adr[c];
+    if (at >= 0 && at + nr - 1 < a->col_num[c] && r[at + nr - 1] == r0 + nr - 1) {
+      for (int i = 0; i < nr; i++) e[i] += v[i * sv];
+      return;
+    }
+    for (int i = 1; i < nr; i++) add(k, r0 + i, c, v[i * sv]);
+    if (e) *e += v[0];
+    return;
+  }
+  for (int i = 0; i < nr; i++) add(k, r0 + i, c, v[i * sv]);
 }
 
 
@@ -235,35 +264,146 @@ static int pv_col(const awe_work *w, int s) {
 }
 
 
+/* where a force derivative goes: rows r0[g]..r0[g]+2 receive A[g] dF (g < n); a point's
+ * velocity rows (A = I/m), or a body's velocity (I/m_b) and rate rows (I^-1 R^T [arm]x) */
+typedef struct {
+  int n, r0[2];
+  double A[2][9];
+  double scale; /* n = 1, A = scale I: a point's rows (A unused) */
+  int nr;       /* 1: one row r0 (A's first row: a winch's), else three */
+} rowmap;
+
+
+/* C = A B (3x3, row-major) */
+static void mul3(const double *A, const double *B, double *C) {
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+
+/* dF/d (columns c0..c0+2) = B into the rows of rm */
+static void emit_block(const sink *k, const rowmap *rm, int c0, const double *B) {
+  if (rm->scale != 0.0) {
+    add_block(k, rm->r0[0], c0, B, rm->scale);
+    return;
+  }
+  if (rm->nr == 1) {
+    const double *A = rm->A[0];
+    for (int j = 0; j < 3; j++)
+      add(k, rm->r0[0], c0 + j, A[0] * B[j] + A[1] * B[3 + j] + A[2] * B[6 + j]);
+    return;
+  }
+  for (int g = 0; g < rm->n; g++) {
+    double C[9];
+    mul3(rm->A[g], B, C);
+    add_block(k, rm->r0[g], c0, C, 1.0);
+  }
+}
+
+
+/* dF/d (column c) = v into the rows of rm */
+static void emit_col(const sink *k, const rowmap *rm, int c, const double v[3]) {
+  if (c < 0) return;
+  if (rm->scale != 0.0) {
+    for (int i = 0; i < 3; i++) add(k, rm->r0[0] + i, c, rm->scale * v[i]);
+    return;
+  }
+  if (rm->nr == 1) {
+    add(k, rm->r0[0], c, rm->A[0][0] * v[0] + rm->A[0][1] * v[1] + rm->A[0][2] * v[2]);
+    return;
+  }
+  for (int g = 0; g < rm->n; g++) {
+    const double *A = rm->A[g];
+    for (int i = 0; i < 3; i++)
+      add(k, rm->r0[g] + i, c, A[3 * i] * v[0] + A[3 * i + 1] * v[1] + A[3 * i + 2] * v[2]);
+  }
+}
+
+
+/* B (3x3) times M (3 x nc, row-major), column e into v */
+static void block_col(const double *B, const double *M, int nc, int e, double v[3]) {
+  for (int i = 0; i < 3; i++)
+    v[i] = B[3 * i] * M[e] + B[3 * i + 1] * M[nc + e] + B[3 * i + 2] * M[2 * nc + e];
+}
+
+
+/* dF/d pos_i = B of point i: its position columns, or those of the body it rides
+ * (p_i = c + R r_i: dp/dc = I, dp/dQ from the ride's Jacobian) */
+static void emit_pos(const sink *k, const rowmap *rm, const awe_work *w, int i, const double *B) {
+  if (w->point_x[i] >= 0) {
+    emit_block(k, rm, w->point_x[i], B);
+    return;
+  }
+  int j = k->a->ride_body[i];
+  if (j < 0) return; /* fixed */
+  int o = w->body_x[j];
+  const double *dpdQ = k->a->ride_J + 33 * i;
+  emit_block(k, rm, o, B);
+  for (int e = 0; e < 4; e++) {
+    double v[3];
+    block_col(B, dpdQ, 4, e, v);
+    emit_col(k, rm, o + 6 + e, v);
+  }
+}
+
+
+/* dF/d vel_i = B of point i (v_i = v_c + R (omega x r_i) on a body) */
+static void emit_vel(const sink *k, const rowmap *rm, const awe_work *w, int i, const double *B) {
+  if (w->point_x[i] >= 0) {
+    emit_block(k, rm, w->point_x[i] + 3, B);
+    return;
+  }
+  int j = k->a->ride_body[i];
+  if (j < 0) return;
+  int o = w->body_x[j];
+  const double *dvdQ = k->a->ride_J + 33 * i + 12, *dvdw = k->a->ride_J + 33 * i + 24;
+  double C[9];
+  emit_block(k, rm, o + 3, B);
+  for (int e = 0; e < 4; e++) {
+    double v[3];
+    block_col(B, dvdQ, 4, e, v);
+    emit_col(k, rm, o + 6 + e, v);
+  }
+  mul3(B, dvdw, C);
+  emit_block(k, rm, o + 10, C);
+}
+
+
 /* the force sigma * (segment s's end force on a) + share * its drag, differentiated, into
- * rows r0..r0+2 scaled by inv_m (rows of a velocity or of a winch's force vector) */
+ * the rows of rm (a point's velocity rows, or a body's) */
 static void add_segment(const sink *k, const awe_model *m, const awe_work *w, int s,
-                        const seg_der *g, double sigma, double share, int r0, double scale) {
+                        const seg_der *g, double sigma, double share, const rowmap *rm) {
   const awe_seg_hot *h = w->seg_hot + s;
-  int xa = w->point_x[h->a], xb = w->point_x[h->b];
   double B[9];
   /* d/d pos_b = sigma K + share Gd (+ share gz/2 on z), d/d pos_a the opposite (+ gz/2) */
   for (int e = 0; e < 9; e++) B[e] = sigma * g->K[e] + share * g->Gd[e];
   for (int i = 0; i < 3; i++) B[3 * i + 2] += 0.5 * share * g->gz[i];
-  if (xb >= 0) add_block(k, r0, xb, B, scale);
+  emit_pos(k, rm, w, h->b, B);
   for (int e = 0; e < 9; e++) B[e] = -sigma * g->K[e] - share * g->Gd[e];
   for (int i = 0; i < 3; i++) B[3 * i + 2] += 0.5 * share * g->gz[i];
-  if (xa >= 0) add_block(k, r0, xa, B, scale);
+  emit_pos(k, rm, w, h->a, B);
   /* velocities: dv = va - vb, va_app = wind - (va + vb)/2 */
   for (int e = 0; e < 9; e++) B[e] = sigma * g->C[e] - 0.5 * share * g->Ga[e];
-  if (xa >= 0) add_block(k, r0, xa + 3, B, scale);
+  emit_vel(k, rm, w, h->a, B);
   for (int e = 0; e < 9; e++) B[e] = -sigma * g->C[e] - 0.5 * share * g->Ga[e];
-  if (xb >= 0) add_block(k, r0, xb + 3, B, scale);
+  emit_vel(k, rm, w, h->b, B);
   const double *u = w->seg_dir + 3 * s;
-  double dl;
+  double dl, v[3];
   int xl = l0_col(m, w, s, &dl), xv = pv_col(w, s);
-  if (xl >= 0)
-    for (int i = 0; i < 3; i++) add(k, r0 + i, xl, scale * sigma * g->dl0[i] * dl);
-  if (xv >= 0)
-    for (int i = 0; i < 3; i++) add(k, r0 + i, xv, scale * sigma * g->gpv * u[i]);
+  if (xl >= 0) {
+    for (int i = 0; i < 3; i++) v[i] = sigma * g->dl0[i] * dl;
+    emit_col(k, rm, xl, v);
+  }
+  if (xv >= 0) {
+    for (int i = 0; i < 3; i++) v[i] = sigma * g->gpv * u[i];
+    emit_col(k, rm, xv, v);
+  }
   int xw = wv_col(m, w, s);
-  if (xw >= 0)
-    for (int i = 0; i < 3; i++) add(k, r0 + i, xw, scale * sigma * g->gwv * u[i]);
+  if (xw >= 0) {
+    for (int i = 0; i < 3; i++) v[i] = sigma * g->gwv * u[i];
+    emit_col(k, rm, xw, v);
+  }
 }
 
 
@@ -335,6 +475,28 @@ static void aero_rows(const sink *k, const awe_model *m, const awe_work *w, int 
 }
 
 
+/* point i's drag D = c0 |va| va, va = f(z) wind - v: A = dD/d va and dD/dz (density and
+ * wind profile); 0 when the point has none */
+static int point_drag(const awe_model *m, const awe_work *w, int i, double A[9], double dz[3]) {
+  double area = m->point_area[i], cd = m->point_cd[i];
+  if (area == 0.0 || cd == 0.0) return 0;
+  double z = w->pos[3 * i + 2], wind[3], va[3], dw[3];
+  awe_wind_point(m, w, w->pos + 3 * i, wind);
+  awe_v3_sub(va, wind, w->vel + 3 * i);
+  double vn = sqrt(awe_v3_dot(va, va) + 1e-24);
+  double c0 = 0.5 * awe_density(&m->env, z) * cd * area;
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) A[3 * r + c] = c0 * ((r == c) * vn + va[r] * va[c] / vn);
+  double dlr = awe_density_dlog(&m->env, z);
+  awe_wind_dz(m, w, w->pos + 3 * i, dw);
+  for (int r = 0; r < 3; r++) {
+    dz[r] = c0 * vn * va[r] * dlr;
+    for (int c = 0; c < 3; c++) dz[r] += A[3 * r + c] * dw[c];
+  }
+  return 1;
+}
+
+
 static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int i) {
   int o = w->point_x[i];
   for (int e = 0; e < 3; e++) add(k, o + e, o + 3 + e, 1.0); /* d pos/dt = vel */
@@ -343,6 +505,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   double mi = w->point_ma ? w->mass[i] + w->point_ma[i] : w->mass[i], inv_m = 1.0 / mi;
   const double *F = w->force + 3 * i;
   int r0 = o + 3;
+  rowmap rm = {.n = 1, .r0 = {r0, 0}, .scale = inv_m};
   /* ground contact (ground.h): per unit mass, a_g(z, v); F holds m a_g */
   double ag[3], Jg[12];
   if (awe_ground_acc(&m->ground, w->pos + 3 * i, w->vel + 3 * i, ag, Jg)) {
@@ -355,7 +518,7 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   for (int e = 0; e < w->point_seg_num[i]; e++) {
     int s = w->point_segs[w->point_seg_adr[i] + e];
     add_segment(k, m, w, s, seg_get(k->a, m, w, s), w->point_seg_sign[w->point_seg_adr[i] + e],
-                0.5, r0, inv_m);
+                0.5, &rm);
     /* the mass follows the rest length: d acc/d x += (-g e_z + a_g - F/m) dm/d x / m */
     double dl;
     int xl = l0_col(m, w, s, &dl);
@@ -367,31 +530,16 @@ static void point_rows(const sink *k, const awe_model *m, const awe_work *w, int
   }
   /* point drag and damping (aerodynamic point forces of a particle wing depend only on its
    * frame, whose reference-point columns keep finite differences) */
-  const double *v = w->vel + 3 * i, *wfd = m->point_wfd + 3 * i, *bfd = m->point_bfd + 3 * i;
+  const double *wfd = m->point_wfd + 3 * i, *bfd = m->point_bfd + 3 * i;
   int jw = m->point_wing[i];
   int framed = jw >= 0 && (bfd[0] != 0.0 || bfd[1] != 0.0 || bfd[2] != 0.0);
   for (int c = 0; c < 3; c++) add(k, r0 + c, o + 3 + c, -wfd[c] - (framed ? 0.0 : bfd[c]));
   if (framed) frame_damping_rows(k, m, w, i, jw, r0);
   if (m->point_type[i] == AWE_PT_WING && particle_wing(w, jw)) aero_rows(k, m, w, i, jw, r0, inv_m);
-  double area = m->point_area[i], cd = m->point_cd[i];
-  if (area != 0.0 && cd != 0.0) {
-    double z = w->pos[3 * i + 2], wind[3], va[3];
-    awe_wind_point(m, w, w->pos + 3 * i, wind);
-    awe_v3_sub(va, wind, v);
-    double vn = sqrt(awe_v3_dot(va, va) + 1e-24);
-    double c0 = 0.5 * awe_density(&m->env, z) * cd * area;
-    double A[9]; /* d D/d va */
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) A[3 * r + c] = c0 * ((r == c) * vn + va[r] * va[c] / vn);
+  double A[9], dz[3];
+  if (point_drag(m, w, i, A, dz)) {
     add_block(k, r0, o + 3, A, -inv_m);
-    double dlr = awe_density_dlog(&m->env, z);
-    double dw[3];
-    awe_wind_dz(m, w, w->pos + 3 * i, dw);
-    for (int r = 0; r < 3; r++) {
-      double dz = c0 * vn * va[r] * dlr;
-      for (int c = 0; c < 3; c++) dz += A[3 * r + c] * dw[c];
-      add(k, r0 + r, o + 2, dz * inv_m);
-    }
+    for (int r = 0; r < 3; r++) add(k, r0 + r, o + 2, dz[r] * inv_m);
   }
 }
 
@@ -412,14 +560,19 @@ static void pulley_rows(const sink *k, const awe_model *m, const awe_work *w, in
     double sg = ((leg == 0 ? 1.0 : -1.0) - 0.5 * dft) * inv_m;
     const seg_der g = *seg_get(k->a, m, w, s);
     const awe_seg_hot *h = w->seg_hot + s;
-    int xa = w->point_x[h->a], xb = w->point_x[h->b];
     const double *u = w->seg_dir + 3 * s;
-    for (int c = 0; c < 3; c++) {
-      if (xb >= 0) add(k, x + 1, xb + c, sg * g.gk[c]);
-      if (xa >= 0) add(k, x + 1, xa + c, -sg * g.gk[c]);
-      if (xa >= 0) add(k, x + 1, xa + 3 + c, sg * g.gc * u[c]);
-      if (xb >= 0) add(k, x + 1, xb + 3 + c, -sg * g.gc * u[c]);
-    }
+    /* the gradient of F_s into the one row x + 1 (B's first row); an end riding a body
+     * through its kinematics */
+    rowmap rp = {.n = 1, .nr = 1, .r0 = {x + 1, 0}, .A = {{sg, 0.0, 0.0}}};
+    double B[9] = {0.0};
+    for (int c = 0; c < 3; c++) B[c] = g.gk[c];
+    emit_pos(k, &rp, w, h->b, B);
+    for (int c = 0; c < 3; c++) B[c] = -g.gk[c];
+    emit_pos(k, &rp, w, h->a, B);
+    for (int c = 0; c < 3; c++) B[c] = g.gc * u[c];
+    emit_vel(k, &rp, w, h->a, B);
+    for (int c = 0; c < 3; c++) B[c] = -g.gc * u[c];
+    emit_vel(k, &rp, w, h->b, B);
     double dl;
     int xl = l0_col(m, w, s, &dl);
     if (xl >= 0) add(k, x + 1, xl, sg * g.gl0 * dl);
@@ -452,19 +605,16 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
     int sg = segs[e];
     const seg_der g = *seg_get(k->a, m, w, sg);
     const awe_seg_hot *h = w->seg_hot + sg;
-    int xa = w->point_x[h->a], xb = w->point_x[h->b];
-    /* F^T K (and C) */
-    for (int j = 0; j < 3; j++) {
-      double kj = 0.0, cj = 0.0;
-      for (int i = 0; i < 3; i++) {
-        kj += F[i] * g.K[3 * i + j];
-        cj += F[i] * g.C[3 * i + j];
-      }
-      if (xb >= 0) add(k, x, xb + j, s * sign[e] * kj);
-      if (xa >= 0) add(k, x, xa + j, -s * sign[e] * kj);
-      if (xa >= 0) add(k, x, xa + 3 + j, s * sign[e] * cj);
-      if (xb >= 0) add(k, x, xb + 3 + j, -s * sign[e] * cj);
-    }
+    /* F^T K (and C) into the one row x; an end riding a body through its kinematics */
+    rowmap rw = {.n = 1, .nr = 1, .r0 = {x, 0}};
+    double B[9];
+    for (int i = 0; i < 3; i++) rw.A[0][i] = s * sign[e] * F[i];
+    emit_pos(k, &rw, w, h->b, g.K);
+    for (int i = 0; i < 9; i++) B[i] = -g.K[i];
+    emit_pos(k, &rw, w, h->a, B);
+    emit_vel(k, &rw, w, h->a, g.C);
+    for (int i = 0; i < 9; i++) B[i] = -g.C[i];
+    emit_vel(k, &rw, w, h->b, B);
     double dl;
     int xl = l0_col(m, w, sg, &dl);
     if (xl >= 0) add(k, x, xl, s * sign[e] * awe_v3_dot(F, g.dl0) * dl);
@@ -484,6 +634,131 @@ static void winch_rows(const sink *k, const awe_ctx *ctx, int wi) {
   if (dtau != 0.0) add(k, x, x, ratio * dtau / I);
 }
 
+
+
+/* the rows of body j's velocity and rate for a force F at arm from its centre of mass:
+ * d vel/dt += dF/m, d omega/dt += I^-1 R^T (arm x dF) (arm NULL: a moment dM, A[1] = I^-1 R^T) */
+static void body_map(const awe_model *m, const awe_work *w, int j, const double *arm,
+                     rowmap *rm) {
+  int o = w->body_x[j];
+  const double *R = w->body_R + 9 * j, *Ii = m->body_Iinv + 9 * j;
+  double inv = 1.0 / m->body_mass[j], IR[9];
+  rm->n = 2;
+  rm->nr = 3;
+  rm->r0[0] = o + 3;
+  rm->r0[1] = o + 10;
+  rm->scale = 0.0;
+  for (int e = 0; e < 9; e++) rm->A[0][e] = (e % 4 == 0) * inv;
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      IR[3 * r + c] =
+          Ii[3 * r] * R[3 * c] + Ii[3 * r + 1] * R[3 * c + 1] + Ii[3 * r + 2] * R[3 * c + 2];
+  if (!arm) {
+    memcpy(rm->A[1], IR, sizeof(IR));
+    return;
+  }
+  /* [arm]x */
+  const double S[9] = {0.0, -arm[2], arm[1], arm[2], 0.0, -arm[0], -arm[1], arm[0], 0.0};
+  mul3(IR, S, rm->A[1]);
+}
+
+
+/* DYNAMIC body j's rows: its own equations (body_jac.h), the forces on its riding points
+ * (their segments, their weights through the masses, the arms turning with Q) */
+static void body_rows(const sink *k, const awe_model *m, const awe_work *w, int j) {
+  const awe_jac_an *a = k->a;
+  int o = w->body_x[j];
+  double *J = a->body_J;
+  awe_body_own_jac(m, w, j, a->body_dR + 36 * j, J);
+  for (int c = 0; c < 13; c++) add_run(k, o, 13, o + c, J + c, 13);
+  if (!a->body_simple[j]) return;
+  for (int q = 0; q < m->body_point_num[j]; q++) {
+    int i = m->body_points[m->body_point_adr[j] + q];
+    double arm[3];
+    awe_v3_sub(arm, w->pos + 3 * i, w->body_pos + 3 * j);
+    rowmap rm, rq;
+    body_map(m, w, j, arm, &rm);
+    for (int e = 0; e < w->point_seg_num[i]; e++) {
+      int s = w->point_segs[w->point_seg_adr[i] + e];
+      add_segment(k, m, w, s, seg_get(a, m, w, s), w->point_seg_sign[w->point_seg_adr[i] + e],
+                  0.5, &rm);
+      /* the point's weight follows its segments' rest lengths */
+      double dl;
+      int xl = l0_col(m, w, s, &dl);
+      if (xl >= 0) {
+        double v[3] = {0.0, 0.0, -m->env.g * 0.5 * w->segment_lambda[s] * dl};
+        emit_col(k, &rm, xl, v);
+      }
+    }
+    /* its drag: d/d v_i = -A, d/d z_i */
+    double A[9], dz[3];
+    if (point_drag(m, w, i, A, dz)) {
+      double B[9] = {0.0};
+      for (int e = 0; e < 9; e++) A[e] = -A[e];
+      emit_vel(k, &rm, w, i, A);
+      for (int r = 0; r < 3; r++) B[3 * r + 2] = dz[r];
+      emit_pos(k, &rm, w, i, B);
+    }
+    /* the arm R r_i turns with Q: d(arm x F_i)/dQ_e = darm_e x F_i, into the rate rows only */
+    rq = rm;
+    rq.n = 1;
+    rq.r0[0] = rm.r0[1];
+    body_map(m, w, j, NULL, &rm);
+    memcpy(rq.A[0], rm.A[1], sizeof(rq.A[0]));
+    const double *dpdQ = a->ride_J + 33 * i;
+    for (int e = 0; e < 4; e++) {
+      double d[3] = {dpdQ[e], dpdQ[4 + e], dpdQ[8 + e]}, v[3];
+      awe_v3_cross(v, d, w->force + 3 * i);
+      emit_col(k, &rq, o + 6 + e, v);
+    }
+  }
+}
+
+
+/* tube i's wrench into the rows of its DYNAMIC end bodies (body_jac.h) */
+static void tube_rows(const sink *k, const awe_model *m, const awe_work *w, int i) {
+  double *J = k->a->body_J + 169;
+  awe_tube_jac(m, w, i, J);
+  for (int e = 0; e < 2; e++) {
+    int jb = m->tube_body[2 * i + e];
+    if (w->body_x[jb] < 0 || !k->a->body_simple[jb]) continue;
+    rowmap rm;
+    body_map(m, w, jb, NULL, &rm);
+    for (int ec = 0; ec < 2; ec++) {
+      int oc = w->body_x[m->tube_body[2 * i + ec]];
+      if (oc < 0) continue;
+      for (int c = 0; c < 13; c++) {
+        /* rows vel (3), Q (4, nothing), omega (3) of body jb */
+        double v[10] = {0.0}, dM[3];
+        for (int r = 0; r < 3; r++) {
+          v[r] = rm.A[0][4 * r] * J[26 * (6 * e + r) + 13 * ec + c];
+          dM[r] = J[26 * (6 * e + 3 + r) + 13 * ec + c];
+        }
+        for (int r = 0; r < 3; r++) {
+          const double *A1 = rm.A[1] + 3 * r;
+          v[7 + r] = A1[0] * dM[0] + A1[1] * dM[1] + A1[2] * dM[2];
+        }
+        add_run(k, rm.r0[0], 10, oc + c, v, 1);
+      }
+    }
+  }
+}
+
+
+/* the bodies' rotation derivatives and their riding points' kinematic Jacobians */
+static void body_prepare(const awe_jac_an *a, const awe_model *m, const awe_work *w) {
+  for (int j = 0; j < m->nbody; j++) {
+    if (w->body_x[j] < 0) continue;
+    awe_quat_dR(w->body_q + 4 * j, a->body_dR + 36 * j);
+    for (int q = 0; q < m->body_point_num[j]; q++) {
+      int i = m->body_points[m->body_point_adr[j] + q];
+      if (a->ride_body[i] != j) continue;
+      double *Jr = a->ride_J + 33 * i;
+      awe_body_ride_jac(w->body_R + 9 * j, a->body_dR + 36 * j, w->body_omega + 3 * j,
+                        m->point_anchor_b + 3 * i, Jr, Jr + 12, Jr + 24);
+    }
+  }
+}
 
 
 /* g(r) = (r.x / r.r) r, the radial part of x (rhs.c): dg/dr into D (row-major) */
@@ -627,6 +902,7 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
   const awe_model *m = ctx->m;
   const awe_work *w = ctx->w;
   memset(a->sd_ok, 0, (size_t)m->nsegment);
+  if (m->nbody > 0) body_prepare(a, m, w);
   for (int i = 0; i < m->npoint; i++)
     if (w->point_x[i] >= 0 && !w->point_slave[i]) point_rows(k, m, w, i);
   for (int p = 0; p < m->npulley; p++)
@@ -635,6 +911,11 @@ static void eval(const awe_jac_an *a, const awe_ctx *ctx, const sink *k) {
     if (w->winch_x[wi] >= 0) winch_rows(k, ctx, wi);
   for (int j = 0; j < m->nwing; j++)
     if (a->fr_adr[j + 1] > a->fr_adr[j]) frame_rows(a, m, w, j, k);
+  if (!(ctx->flags & AWE_CTX_FIX_WING)) { /* held bodies: their rows are 0 */
+    for (int j = 0; j < m->nbody; j++)
+      if (w->body_x[j] >= 0) body_rows(k, m, w, j);
+    for (int i = 0; i < m->ntube; i++) tube_rows(k, m, w, i);
+  }
   if ((ctx->flags & AWE_CTX_FIX_SPHERE) && a->nsph > 0) project_rows(a, ctx, k);
 }
 
@@ -681,6 +962,11 @@ void awe_jac_an_free(awe_jac_an *a) {
   free(a->lk_j);
   free(a->lk_off);
   free(a->lk_len);
+  free(a->body_simple);
+  free(a->ride_body);
+  free(a->ride_J);
+  free(a->body_dR);
+  free(a->body_J);
   free(a);
 }
 
@@ -745,12 +1031,18 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   a->lk_j = malloc(sizeof(int) * (size_t)a->lk_cap);
   a->lk_off = malloc(sizeof(int) * (size_t)a->lk_cap);
   a->lk_len = calloc(1, sizeof(int));
+  a->body_simple = calloc((size_t)m->nbody + 1, 1);
+  a->ride_body = malloc(sizeof(int) * ((size_t)m->npoint + 1));
+  a->ride_J = calloc(33 * (size_t)m->npoint + 1, sizeof(double));
+  a->body_dR = calloc(36 * (size_t)m->nbody + 1, sizeof(double));
+  a->body_J = malloc(sizeof(double) * (169 + 312));
   unsigned char *row_ok = calloc((size_t)n + 1, 1), *seen = calloc((size_t)n + 1, 1);
   unsigned char *in_group = calloc((size_t)m->npoint + 1, 1);
   if (!a->mask || !a->pt_simple || !a->seg_plain || !a->wi_simple || !a->pu_simple ||
       !a->row_pt || !a->sph_pt || !a->fr_adr || !a->fr_pt || !a->pos_scr || !a->slot ||
       !a->sd || !a->sd_ok || !a->pt_g || !a->pt_b ||
-      !a->lk_i || !a->lk_j || !a->lk_off || !a->lk_len || !row_ok || !seen || !in_group) {
+      !a->lk_i || !a->lk_j || !a->lk_off || !a->lk_len || !a->body_simple || !a->ride_body ||
+      !a->ride_J || !a->body_dR || !a->body_J || !row_ok || !seen || !in_group) {
     free(row_ok);
     free(seen);
     free(in_group);
@@ -760,6 +1052,10 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   for (int g = 0; g < m->ngroup; g++)
     for (int e = 0; e < m->group_point_num[g]; e++)
       in_group[m->group_points[m->group_point_adr[g] + e]] = 1;
+  for (int i = 0; i < m->npoint; i++) {
+    int j = m->point_body[i];
+    a->ride_body[i] = j >= 0 && w->point_x[i] < 0 && w->body_x[j] >= 0 ? j : -1;
+  }
   for (int s = 0; s < m->nsegment; s++) {
     const awe_seg_hot *h = w->seg_hot + s;
     a->seg_plain[s] = !h->rigid && (h->pulley < 0 || w->pulley_x[h->pulley] >= 0) &&
@@ -811,6 +1107,29 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     a->pu_simple[p] = (unsigned char)ok;
     row_ok[x] = 1;
     row_ok[x + 1] = (unsigned char)ok;
+  }
+  /* DYNAMIC bodies: their riding points plain (no group or wing, no wing's origin or
+   * reference point: a wing's frame rows read only points with a state; plain segments).
+   * in_group marks those points from here on. */
+  for (int jw = 0; jw < m->nwing; jw++) {
+    for (int e = 0; e < m->wing_origin_num[jw]; e++)
+      in_group[m->wing_origin_pts[m->wing_origin_adr[jw] + e]] = 1;
+    for (int set = 0; set < 4; set++)
+      for (int e = 0; e < m->wing_ref_num[4 * jw + set]; e++)
+        in_group[m->wing_ref_pts[m->wing_ref_adr[4 * jw + set] + e]] = 1;
+  }
+  for (int j = 0; j < m->nbody; j++) {
+    int o = w->body_x[j];
+    if (o < 0) continue;
+    int ok = 1;
+    for (int q = 0; q < m->body_point_num[j] && ok; q++) {
+      int i = m->body_points[m->body_point_adr[j] + q];
+      ok = a->ride_body[i] == j && !in_group[i] && m->point_wing[i] < 0;
+      for (int e = 0; e < w->point_seg_num[i] && ok; e++)
+        ok = a->seg_plain[w->point_segs[w->point_seg_adr[i] + e]];
+    }
+    a->body_simple[j] = (unsigned char)ok;
+    for (int e = 0; e < 13; e++) row_ok[o + e] = (unsigned char)ok;
   }
   /* a column is analytic when all its rows are (the diagonal is implied in the pattern) */
   for (int j = 0; j < n; j++) {

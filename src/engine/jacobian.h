@@ -22,7 +22,12 @@
  * frame R: d(R f_b)/dp (+ R G dR^T va_w for linearized loads) and d(R B R^T dv)/dp with dR/dp
  * from central differences of the frame
  * alone (wing.h awe_wing_frame_at; no right-hand side).
- * Rigid wings (bodies, twist groups) and quasi-static clusters keep finite differences.
+ * DYNAMIC rigid bodies (body.h): their 13 rows, when their riding points are plain (no group
+ * or wing; plain segments): the own block, the riding points' segment forces and drag, and
+ * the tube wrenches (body_jac.h, tube_jac.c); a segment end riding a body is differentiated
+ * through p = c + R r, v = v_c + R (omega x r) in every row that reads it (points, bodies,
+ * winches, pulleys).
+ * Rigid wings (their bodies, twist groups) and quasi-static clusters keep finite differences.
  * Steady state (AWE_CTX_FIX_SPHERE): a particle-wing point's rows are projected radially,
  * d pos/dt = P v, d vel/dt = P acc, P = r r^T/r.r (rhs.c); the analytic entries are
  * projected alike and the point's own position columns gain d(P x)/dr =
