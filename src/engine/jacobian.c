@@ -1108,7 +1108,7 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
     row_ok[x] = 1;
     row_ok[x + 1] = (unsigned char)ok;
   }
-  /* DYNAMIC bodies: their riding points plain (no group or wing, no wing's origin or
+  /* DYNAMIC bodies of no wing: their riding points plain (no group or wing, no wing's origin or
    * reference point: a wing's frame rows read only points with a state; plain segments).
    * in_group marks those points from here on. */
   for (int jw = 0; jw < m->nwing; jw++) {
@@ -1121,7 +1121,9 @@ awe_jac_an *awe_jac_an_alloc(const awe_model *m, const awe_work *w, int n, const
   for (int j = 0; j < m->nbody; j++) {
     int o = w->body_x[j];
     if (o < 0) continue;
-    int ok = 1;
+    /* a body of a wing keeps finite differences: its wing-frame damping reads the wing's frame
+     * and origin, and the steady state projects its rows on the wing's sphere (engine/body.c) */
+    int ok = m->body_wing[j] < 0;
     for (int q = 0; q < m->body_point_num[j] && ok; q++) {
       int i = m->body_points[m->body_point_adr[j] + q];
       ok = a->ride_body[i] == j && !in_group[i] && m->point_wing[i] < 0;
