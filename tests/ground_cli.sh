@@ -5,7 +5,11 @@
 #     and an impact speed on stderr, in --summary-json (crash object) and in the HDF5 log
 #     (status crashed, crash_* attributes), and no point far below the ground;
 #   - run.on_crash: continue: the run reaches 60 s, exit 0, the crash recorded, and the kite
-#     lies on the ground: every point within the static penetration g/omega^2 (9.94 mm)
+#     lies on the ground, every point within 0.5 m of its surface at the end. It does not come
+#     to rest: the wind (and, calmed, the tether) keeps sliding it, and the contact spring
+#     m (2 pi 5 Hz)^2 holds a light wing point's few newtons of load within decimetres (0.14 m
+#     at 60 s); at rest under its weight alone a point sinks g/omega^2 = 9.94 mm, which one
+#     solver path reached by chance and a more exact Jacobian did not
 #   - a start below the ground (elevation 1.047 given in radians where degrees are read) is
 #     refused with exit 65 naming the point, the key and the likely unit;
 #   - unit slips are warned about: d_tether 0.004 (mm read), a 1000 km tether
@@ -75,7 +79,7 @@ if j["status"] != "complete" or abs(j["t_end"] - 60.0) > 1e-9: bad.append("statu
 if not j.get("crash", {}).get("time"): bad.append("no crash object")
 if j.get("crash", {}).get("stopped") is not False: bad.append("crash.stopped")
 zlast = d[-1, 1:].min()
-if zlast < -1.05 * pen: bad.append("lowest point at the end %.5f m < -%.5f" % (zlast, pen))
+if zlast < -0.5: bad.append("lowest point at the end %.5f m < -0.5" % zlast)
 if d[:, 1:].min() < -1.0: bad.append("a point %.3f m below the ground" % d[:, 1:].min())
 print("; ".join(bad) if bad else "OK at 60 s the lowest point is at %.5f m (g/omega^2 = %.5f)" % (zlast, pen))
 EOF
