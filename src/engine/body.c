@@ -301,17 +301,9 @@ void awe_body_dynamics(const awe_model *m, awe_work *w, unsigned flags) {
     if ((flags & AWE_CTX_FIX_SPHERE) && m->body_wing[j] >= 0) {
       /* the steady state holds a wing's bodies on its sphere as its particles: they move only
        * radially from the wing's base (their rotations stay free, held by the tubes) */
-      const double *base = w->wg[m->body_wing[j]].base;
-      double r[3];
-      awe_v3_sub(r, w->body_pos + 3 * j, base);
-      double r2 = awe_v3_dot(r, r);
-      if (r2 > 0.0) {
-        double sv = awe_v3_dot(dy, r) / r2, sa = awe_v3_dot(dy + 3, r) / r2;
-        for (int k = 0; k < 3; k++) {
-          dy[k] = sv * r[k];
-          dy[3 + k] = sa * r[k];
-        }
-      }
+      const double *base = w->wg[m->body_wing[j]].base, *pc = w->body_pos + 3 * j;
+      awe_v3_radial_part(pc, base, dy, dy);
+      awe_v3_radial_part(pc, base, dy + 3, dy + 3);
     }
     if (flags & AWE_CTX_FIX_WING) memset(dy, 0, 13 * sizeof(double));
   }

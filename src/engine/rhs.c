@@ -109,20 +109,6 @@ static void unpack(const awe_model *m, awe_work *w, const double *y) {
 }
 
 
-/* v projected on the radial direction of p from base (AWE_CTX_FIX_SPHERE on particle wings) */
-static void radial_part(const double *p, const double *base, const double *v, double *out) {
-  double r[3];
-  awe_v3_sub(r, p, base);
-  double rn = awe_v3_norm(r);
-  if (!(rn > 0.0)) {
-    memcpy(out, v, 3 * sizeof(double));
-    return;
-  }
-  double s = awe_v3_dot(v, r) / (rn * rn);
-  for (int k = 0; k < 3; k++) out[k] = s * r[k];
-}
-
-
 /* stage 11: derivatives in the layout of y */
 static void assemble(const awe_model *m, awe_work *w, int brake_all, double *dydt) {
   int sphere = (w->flags & AWE_CTX_FIX_SPHERE) != 0;
@@ -133,8 +119,8 @@ static void assemble(const awe_model *m, awe_work *w, int brake_all, double *dyd
     if (sphere && m->point_type[i] == AWE_PT_WING && j >= 0) {
       /* a particle wing held on its sphere: its points move only radially (SymbolicAWEModels'
        * fix_sphere on the wing, fix_point_sphere on its points) */
-      radial_part(w->pos + 3 * i, w->wg[j].base, w->vel + 3 * i, dydt + o);
-      radial_part(w->pos + 3 * i, w->wg[j].base, w->acc + 3 * i, dydt + o + 3);
+      awe_v3_radial_part(w->pos + 3 * i, w->wg[j].base, w->vel + 3 * i, dydt + o);
+      awe_v3_radial_part(w->pos + 3 * i, w->wg[j].base, w->acc + 3 * i, dydt + o + 3);
       continue;
     }
     memcpy(dydt + o, w->vel + 3 * i, 3 * sizeof(double));

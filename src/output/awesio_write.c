@@ -44,14 +44,16 @@ static void opt_num(FILE *f, double v) {
   else num(f, v);
 }
 
-static void vec3(FILE *f, const double *v) {
+static void vecn(FILE *f, const double *v, int n) {
   fputc('[', f);
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < n; k++) {
     if (k) fputs(", ", f);
     num(f, v[k]);
   }
   fputc(']', f);
 }
+
+static void vec3(FILE *f, const double *v) { vecn(f, v, 3); }
 
 /* the name of component i, or null when i < 0 */
 static void opt_name(FILE *f, const char *const *names, int i) {
@@ -444,14 +446,7 @@ static void mat3(FILE *f, const double *a) {
   fputc(']', f);
 }
 
-static void vec4(FILE *f, const double *q) {
-  fputc('[', f);
-  for (int k = 0; k < 4; k++) {
-    if (k) fputs(", ", f);
-    num(f, q[k]);
-  }
-  fputc(']', f);
-}
+static void vec4(FILE *f, const double *q) { vecn(f, q, 4); }
 
 /* rigid bodies (SymbolicAWEModels 0.17 `bodies:`): the schema's columns with the pose as
  * placed (pos_ENU relative to the ground station, Q_KA_to_ENU = awesim's Q_b_to_w, w first;
@@ -495,8 +490,7 @@ static void bodies(FILE *f, const awe_model *m, const double g[3]) {
     fputs(", ", f);
     vec3(f, m->body_bfd + 3 * j);
     fputs(", ", f);
-    if (m->body_wing[j] >= 0) qname(f, m->wing_name, m->body_wing[j]);
-    else fputs("null", f);
+    opt_name(f, m->wing_name, m->body_wing[j]);
     fputs("]\n", f);
   }
 }

@@ -63,6 +63,22 @@ static inline void awe_mat3_vec(const double R[9], const double v[3], double r[3
   r[2] = z;
 }
 
+/* out = the part of v along p - base (v itself when p = base; out may alias v): what the
+ * steady state keeps of a wing's point or body held on its sphere about base */
+static inline void awe_v3_radial_part(const double p[3], const double base[3], const double v[3],
+                                      double out[3]) {
+  double r[3] = {p[0] - base[0], p[1] - base[1], p[2] - base[2]};
+  double rn = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  if (!(rn > 0.0)) {
+    out[0] = v[0];
+    out[1] = v[1];
+    out[2] = v[2];
+    return;
+  }
+  double s = (v[0] * r[0] + v[1] * r[1] + v[2] * r[2]) / (rn * rn);
+  for (int k = 0; k < 3; k++) out[k] = s * r[k];
+}
+
 /* r = R^T v (r may alias v) */
 static inline void awe_mat3_tvec(const double R[9], const double v[3], double r[3]) {
   double x = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
